@@ -1,0 +1,224 @@
+"""The memory record and its file: states, categories, identity, parsing and minimal rewrites.
+
+A memory is a Markdown file whose front matter holds `id`, `category`, `state`, `evidence`, `proposed_by`
+and `created`, and whose body is the memory's text. The file is the truth; everything else is derived.
+
+Rewrites are line edits on the front matter, never a load-and-dump of the YAML: a state change touches
+the one `state:` line and an evidence append adds one line, so an owner's formatting, comments and extra
+keys survive and `git log -p` shows only the decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+
+import frontmatter
+import yaml
+
+CATEGORIES = ("communication", "work-style", "tools", "preferences", "background", "constraints", "other")
+STATES = ("unconfirmed", "approved", "rejected", "restricted")
+VISIBLE_STATES = ("unconfirmed", "approved")  # the states a read may return
+MAX_TEXT = 300  # characters of memory text, as the contract says
+MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
+
+_ID = re.compile(r"^m_[0-9a-f]{12}$")
+_SPACE = re.compile(r"\s+")
+_TRAILING = ".!?,;:…。！？、"
+
+
+class InvalidMemory(ValueError):
+    """A memory file that cannot be read; `line` is 1-based in the file when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def clean(text: str) -> str:
+    """One line of printable text: whitespace runs become one space; control characters are dropped."""
+    text = _SPACE.sub(" ", text).strip()
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs"))
+
+
+def normalize(text: str) -> str:
+    """The form two texts share when they are "the same memory": case, spacing and end punctuation aside."""
+    text = unicodedata.normalize("NFKC", clean(text)).casefold()
+    return text.rstrip(_TRAILING + " ").strip()
+
+
+def memory_id(text: str) -> str:
+    return "m_" + hashlib.sha256(normalize(text).encode("utf-8")).hexdigest()[:12]
+
+
+def slug(text: str, most: int = 60) -> str:
+    """A file-name stem made of ASCII letters, digits and dashes: it can never name a path."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    words = re.findall(r"[a-z0-9]+", ascii_text)
+    out = ""
+    for word in words:
+        if len(out) + len(word) + 1 > most:
+            break
+        out = f"{out}-{word}" if out else word
+    return out or "memory"
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: str
+    text: str
+    category: str
+    state: str  # the effective state: a missing or unknown one reads as "restricted"
+    evidence: tuple[str, ...] = ()
+    proposed_by: str = ""
+    created: str = ""
+    name: str = ""  # the file name inside memories/
+    problems: tuple[str, ...] = field(default=(), compare=False)  # what doctor should report
+
+    @property
+    def confirmed(self) -> bool:
+        return self.state == "approved"
+
+
+def _as_text(value: object) -> str:
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    return "" if value is None else str(value)
+
+
+def parse_memory(raw: str, name: str = "") -> Memory:
+    """Read a memory file's text. Lenient where a person could have typed it, strict where privacy is at stake."""
+    if raw.startswith("\ufeff"):
+        raw = raw[1:]
+    if not raw.strip():
+        raise InvalidMemory("the file is empty", 1)
+    if not raw.startswith("---"):
+        raise InvalidMemory("no front matter: the file must start with a line '---'", 1)
+    try:
+        post = frontmatter.loads(raw)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else None  # +1 for 1-based, +1 for the opening '---'
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise InvalidMemory(f"the front matter is not valid YAML: {problem}", line) from None
+    meta = post.metadata
+    if not isinstance(meta, dict) or not meta:
+        raise InvalidMemory("the front matter is empty or not a set of 'key: value' lines", 1)
+    text = clean(post.content)
+    if not text:
+        raise InvalidMemory("the memory text (below the front matter) is empty")
+
+    problems: list[str] = []
+    raw_state = meta.get("state")
+    state = raw_state if isinstance(raw_state, str) and raw_state in STATES else "restricted"
+    if state != raw_state:
+        problems.append(f"state {raw_state!r} is not one of {', '.join(STATES)}: treated as restricted")
+    category = meta.get("category")
+    if category not in CATEGORIES:
+        problems.append(f"category {category!r} is not one of the seven: read as 'other'")
+        category = "other"
+    mid = meta.get("id")
+    if not (isinstance(mid, str) and _ID.match(mid)):
+        problems.append(f"id {mid!r} is not 'm_' and 12 hex digits: derived from the text instead")
+        mid = memory_id(text)
+    evidence = meta.get("evidence")
+    if evidence is None:
+        quotes: list[str] = []
+    elif isinstance(evidence, list):
+        quotes = [clean(_as_text(q)) for q in evidence if q is not None]
+    else:
+        problems.append("evidence is not a list: read as a list of one quote")
+        quotes = [clean(_as_text(evidence))]
+    if len(text) > MAX_TEXT:
+        problems.append(f"the text is {len(text)} characters, over the {MAX_TEXT} a proposal may have")
+    return Memory(
+        id=mid,
+        text=text,
+        category=str(category),
+        state=state,
+        evidence=tuple(q for q in quotes if q),
+        proposed_by=clean(_as_text(meta.get("proposed_by"))),
+        created=_as_text(meta.get("created")),
+        name=name,
+        problems=tuple(problems),
+    )
+
+
+def _scalar(value: str) -> str:
+    """value as one line of YAML that reads back as exactly that string."""
+    dumped = yaml.safe_dump([value], allow_unicode=True, width=2**31, default_flow_style=False)
+    return dumped.rstrip("\n")[2:]
+
+
+def render_memory(memory: Memory) -> str:
+    """The text of a new memory file, in the documented key order."""
+    lines = ["---", f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}", "evidence:"]
+    lines += [f"  - {_scalar(q)}" for q in memory.evidence]
+    lines += [f"proposed_by: {_scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}", "---"]
+    return "\n".join(lines) + "\n" + memory.text + "\n"
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    if not lines or lines[0].rstrip("\r\n").lstrip("\ufeff") != "---":
+        raise InvalidMemory("no front matter", 1)
+    for i in range(1, len(lines)):
+        if lines[i].rstrip("\r\n") in ("---", "..."):
+            return i
+    raise InvalidMemory("the front matter has no closing '---'")
+
+
+def _newline(lines: list[str]) -> str:
+    return "\r\n" if lines[0].endswith("\r\n") else "\n"
+
+
+def set_state(raw: str, state: str) -> str:
+    """raw with its `state:` line (and only that line) saying state."""
+    if state not in STATES:
+        raise ValueError(f"unknown state {state!r}")
+    lines = raw.splitlines(keepends=True)
+    end = _front_matter_end(lines)
+    nl = _newline(lines)
+    for i in range(1, end):
+        if re.match(r"state\s*:", lines[i]):
+            lines[i] = f"state: {state}{nl}"
+            break
+    else:
+        lines.insert(end, f"state: {state}{nl}")
+    return "".join(lines)
+
+
+def add_evidence(raw: str, quote: str) -> str:
+    """raw with quote appended to its evidence list, touching as few lines as possible."""
+    lines = raw.splitlines(keepends=True)
+    end = _front_matter_end(lines)
+    nl = _newline(lines)
+    item = _scalar(quote)
+    for i in range(1, end):
+        if not re.match(r"evidence\s*:", lines[i]):
+            continue
+        rest = lines[i].split(":", 1)[1].strip()
+        if rest in ("", "|", ">") or rest.startswith("#"):
+            last, indent = i, "  "
+            for j in range(i + 1, end):
+                if lines[j].strip() and not lines[j][0].isspace() and not lines[j].startswith("-"):
+                    break
+                if lines[j].lstrip().startswith("- "):
+                    indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
+                if lines[j].strip():
+                    last = j
+            lines.insert(last + 1, f"{indent}- {item}{nl}")
+        else:  # a flow list or a single string on the key's line: rewrite that one key as a block list
+            old = parse_memory(raw).evidence
+            block = [f"evidence:{nl}"] + [f"  - {_scalar(q)}{nl}" for q in (*old, quote)]
+            lines[i : i + 1] = block
+        break
+    else:
+        lines[end:end] = [f"evidence:{nl}", f"  - {item}{nl}"]
+    return "".join(lines)

@@ -1,0 +1,45 @@
+"""Checking a proposal: the four refusal reasons, in the contract's order, before anything touches disk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from personakit.core.credentials import looks_like_credential
+from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, clean
+
+REASONS = ("empty_text", "too_long", "credential_shape", "empty_quote")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposal that passed every check: cleaned text and quote, and a known category."""
+
+    text: str
+    quote: str
+    category: str
+
+
+def shorten(text: str, most: int) -> str:
+    """text cut to at most `most` characters, at a word boundary when one is near, ending in '…'."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    space = cut.rfind(" ")
+    if space >= most * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def check_proposal(text: str, quote: str, category: str) -> Proposal | str:
+    """The accepted Proposal, or the reason it is refused."""
+    text, quote = clean(text), clean(quote)
+    if not text:
+        return "empty_text"
+    if len(text) > MAX_TEXT:
+        return "too_long"
+    if looks_like_credential(text) or looks_like_credential(quote):
+        return "credential_shape"
+    if not quote:
+        return "empty_quote"
+    known = category.strip().lower() if isinstance(category, str) else ""
+    return Proposal(text, shorten(quote, MAX_QUOTE_STORED), known if known in CATEGORIES else "other")

@@ -1,0 +1,64 @@
+"""The rules of a read: overlap order, the approved fill, `withheld` and `note`.
+
+Input is what the index found, already checked against the files on disk; output is the result an
+assistant gets. Order: more distinct shared words first; then a finer score (BM25 over the same words,
+so rarer words weigh more); then approved before unconfirmed; then newest. When fewer than three memories
+match, approved memories that did not match fill the result up to three places, never past `limit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
+
+from personakit.core.masking import SharedMemory, present
+from personakit.core.memory import Memory
+
+DEFAULT_LIMIT = 7
+MAX_LIMIT = 20
+FILL_TO = 3
+NOTE = "Unconfirmed: extracted from the owner's conversations but not yet reviewed by them."
+
+
+class ReadResult(TypedDict):
+    memories: list[SharedMemory]
+    withheld: int
+    note: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class Match:
+    memory: Memory
+    shared: int  # distinct words the memory shares with the question
+    fine: float  # tie-break within the same count, in [0, 1)
+
+
+def clamp_limit(limit: int) -> int:
+    return max(1, min(MAX_LIMIT, limit))
+
+
+def order_key(match: Match) -> tuple[int, float, int, str]:
+    return (-match.shared, -match.fine, 0 if match.memory.confirmed else 1, _newest_first(match.memory.created))
+
+
+def _newest_first(created: str) -> str:
+    # Sorting ascending on the complemented characters puts the newest ISO timestamp first.
+    return "".join(chr(0x10FFFF - ord(c)) for c in created)
+
+
+def compose(matches: list[Match], approved: list[Memory], withheld: int, limit: int) -> ReadResult:
+    """matches: visible memories sharing a word; approved: approved memories, newest first (may overlap)."""
+    limit = clamp_limit(limit)
+    chosen = [m.memory for m in sorted(matches, key=order_key)[:limit]]
+    if len(chosen) < FILL_TO:
+        taken = {m.memory.id for m in matches}
+        for memory in approved:
+            if len(chosen) >= min(FILL_TO, limit):
+                break
+            if memory.id not in taken and memory.confirmed:
+                chosen.append(memory)
+                taken.add(memory.id)
+    result: ReadResult = {"memories": [present(m) for m in chosen], "withheld": withheld}
+    if any(not m.confirmed for m in chosen):
+        result["note"] = NOTE
+    return result

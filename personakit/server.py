@@ -1,0 +1,156 @@
+"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations, and nothing else.
+
+Owner decisions (approve, reject, restrict, forget, edit) are deliberately not tools: there is no path
+from a model to them. Tool results are the service's own dicts, so structured content and the text block
+carry the same JSON. stdout is the protocol; everything this process says goes to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from personakit import __version__
+from personakit.core.reading import DEFAULT_LIMIT, ReadResult
+from personakit.errors import PersonaKitError
+from personakit.service import PersonaKit, ProposeResult, host_name
+
+log = logging.getLogger("personakit")
+
+INSTRUCTIONS = """\
+PersonaKit is the user's own memory of who they are: preferences, how they work, their tools, background \
+and constraints. The user reviews everything you propose.
+
+Read: call personakit_read at the start of a task, and whenever knowing the user would change your answer \
+(tone, tools, format, scheduling, what to avoid). Ask in plain words about what you need. Memories marked \
+confirmed: false are unreviewed; treat them as hints, not facts.
+
+Propose: call personakit_propose when the user reveals something durable about themselves that would help \
+in future conversations. One short statement per memory, about the user, with their own words as the \
+quote. Do not propose one-off task details, things about other people, guesses, or anything sensitive the \
+user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.\
+"""
+
+READ_DESCRIPTION = """\
+What PersonaKit knows about the user that bears on a question. Memories are ranked by how many distinct \
+words they share with the question; approved memories fill up to three places when few match. Restricted \
+memories are never returned, only counted in `withheld`. `confirmed: false` marks unreviewed memories.\
+"""
+
+PROPOSE_DESCRIPTION = """\
+Propose one memory about the user, with a quote of their own words as evidence. It is stored as \
+unconfirmed until the user reviews it. Proposing the same memory again adds a new quote and changes \
+nothing else. Refused (stored: false) with a reason: empty_text, too_long (over 300 characters), \
+credential_shape (looks like a password, key or token), empty_quote.\
+"""
+
+CATEGORY_HELP = (
+    "One of communication, work-style, tools, preferences, background, constraints, other; "
+    "anything else is stored as other"
+)
+
+
+def build_server(vault: str | None, read_only: bool = False) -> MCPServer[PersonaKit]:
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[PersonaKit]) -> AsyncIterator[PersonaKit]:
+        kit = PersonaKit(vault)
+        kit.start(watch=True, background=True)
+        _running.append(kit)
+        log.info("serving %s%s", kit.root, " (read-only)" if read_only else "")
+        try:
+            yield kit
+        finally:
+            _running.remove(kit)
+            kit.close()
+
+    server: MCPServer[PersonaKit] = MCPServer(
+        "personakit", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan
+    )
+
+    @server.tool(
+        name="personakit_read",
+        title="Read what PersonaKit knows about the user",
+        description=READ_DESCRIPTION,
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    def personakit_read(
+        question: Annotated[str, Field(description="What you are trying to answer, in plain words")],
+        ctx: Context,
+        limit: Annotated[int, Field(description="Most memories to return; clamped to 1-20")] = DEFAULT_LIMIT,
+    ) -> ReadResult:
+        return _call(lambda: _kit(ctx).read(question, limit, _host(ctx)))
+
+    if not read_only:
+
+        @server.tool(
+            name="personakit_propose",
+            title="Propose a memory about the user",
+            description=PROPOSE_DESCRIPTION,
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
+        )
+        def personakit_propose(
+            text: Annotated[str, Field(description="The memory: one short statement about the user")],
+            quote: Annotated[str, Field(description="The user's own words that support it")],
+            category: Annotated[str, Field(description=CATEGORY_HELP)],
+            ctx: Context,
+        ) -> ProposeResult:
+            return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx)))
+
+    return server
+
+
+_running: list[PersonaKit] = []
+
+
+def _kit(ctx: Context) -> PersonaKit:
+    kit: PersonaKit = ctx.request_context.lifespan_context
+    return kit
+
+
+def _host(ctx: Context) -> str:
+    params = getattr(ctx.session, "client_params", None)
+    info = getattr(params, "client_info", None)
+    return host_name(getattr(info, "name", None))
+
+
+def _call(work: Any) -> Any:
+    try:
+        return work()
+    except PersonaKitError as error:
+        raise ToolError(_sentence(str(error))) from None
+    except Exception:
+        log.exception("a tool call failed")
+        raise ToolError("PersonaKit hit an internal error; nothing stored was lost. Details are in its log.") from None
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: let a write in flight finish whole, then leave at once (no thread outlives the process)."""
+    for kit in list(_running):
+        try:
+            kit.close()
+        except Exception:
+            pass
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def serve(vault: str | None, read_only: bool = False) -> None:
+    signal.signal(signal.SIGTERM, _terminate)
+    build_server(vault, read_only).run("stdio")

@@ -1,0 +1,374 @@
+"""The PersonaKit object: read, propose, decide, sync. Both front doors (MCP server and CLI) call it.
+
+A read walks one way: index (candidates by word) -> files (each candidate's current state on disk)
+-> reading (order, fill, withheld) -> masking. A proposal: proposal checks -> files (atomic write under
+the vault lock) -> history (one commit) -> index. Changes made by anyone else (an editor, Obsidian,
+another process) come in through `sync`, called by the watcher and at start: files are the truth, the
+index follows them, and a hand edit becomes the owner's commit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import NotRequired, TypedDict
+
+from personakit.core.credentials import looks_like_credential
+from personakit.core.memory import (
+    STATES,
+    VISIBLE_STATES,
+    InvalidMemory,
+    Memory,
+    add_evidence,
+    memory_id,
+    normalize,
+    parse_memory,
+    render_memory,
+    set_state,
+    slug,
+)
+from personakit.core.proposal import check_proposal
+from personakit.core.reading import Match, ReadResult, clamp_limit, compose
+from personakit.core.words import words
+from personakit.errors import PersonaKitError, ReadOnlyVault, UnknownMemory
+from personakit.store.files import FileStat, VaultFiles, resolve_vault
+from personakit.store.history import History
+from personakit.store.index import Hit, MemoryIndex
+from personakit.store.watcher import Watcher
+
+log = logging.getLogger("personakit")
+
+MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
+LEDGER_MOST_BYTES = 5_000_000  # the read ledger rolls over to reads.1.jsonl past this
+ASSISTANT_EMAIL = "assistant@personakit.invalid"
+
+
+class ProposeResult(TypedDict):
+    stored: bool
+    id: NotRequired[str]
+    new: NotRequired[bool]
+    state: NotRequired[str]
+    reason: NotRequired[str]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def host_name(name: object) -> str:
+    """The host's name from its client info, safe to write into front matter and a commit author."""
+    text = re.sub(r"[^\w .@()+-]", "", str(name or ""))[:64].strip()
+    return text or "unknown-assistant"
+
+
+def init_vault(root: Path) -> str | None:
+    """Make root a new vault from the template. Returns a sentence for the owner, if there is one to say."""
+    files = VaultFiles(root)
+    if files.is_vault():
+        return None
+    files.copy_template()
+    return History(root).init()
+
+
+class PersonaKit:
+    def __init__(self, vault: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        self.root = resolve_vault(vault)
+        self.files = VaultFiles(self.root)
+        if not self.files.is_vault():
+            if not create:
+                raise PersonaKitError(f"{self.root} is not a PersonaKit vault; make one with: personakit init")
+            said = init_vault(self.root)
+            log.info("created a new vault at %s", self.root)
+            if said:
+                log.warning("%s", said)
+        self.history = History(self.root)
+        self.index = MemoryIndex(self.files.state / "index")
+        self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError]] = {}
+        self._watcher: Watcher | None = None
+        self._synced = threading.Event()
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+    def start(self, watch: bool = False, background: bool = False) -> None:
+        """Open the index and bring it level with the files; with watch, keep it so."""
+        self.files.ensure_state_dir()
+        fresh = self.index.open()
+        if watch:
+            self._watcher = Watcher(self.files.memories, self.sync)
+            self._watcher.start()
+        if background and not fresh:
+            # Reads check each candidate against the disk, so they may run while a known index catches up.
+            self._synced.set()
+            threading.Thread(target=self._sync_all_logged, name="personakit-sync", daemon=True).start()
+        else:
+            self._sync_all_logged()
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        with self.files.lock():  # wait for a write in flight to finish whole
+            self.index.close()
+
+    def _sync_all_logged(self) -> None:
+        try:
+            self.sync(None)
+        except Exception:
+            log.exception("could not bring the index level with the files")
+        finally:
+            self._synced.set()
+
+    # -- taking in changes ----------------------------------------------------------------------------
+    def sync(self, names: Iterable[str] | None = None) -> None:
+        """Take in changes to the named files (None: every file): index them and commit hand edits."""
+        with self.files.lock():
+            on_disk = self.files.list()
+            try:
+                indexed = self.index.stats()
+            except Exception as error:
+                log.warning("the index is damaged (%s); rebuilding it", error)
+                self.index.open_fresh()
+                indexed = {}
+            wanted = set(on_disk) | set(indexed) if names is None else set(names)
+            upserts, deletes = [], []
+            for name in sorted(wanted):
+                stat = on_disk.get(name)
+                if stat is None:
+                    if name in indexed:
+                        deletes.append(name)
+                    self.broken.pop(name, None)
+                    continue
+                if indexed.get(name) == stat:
+                    continue
+                memory = self._load(name, stat)
+                if memory is None:
+                    if name in indexed:
+                        deletes.append(name)
+                else:
+                    upserts.append((memory, stat))
+            if upserts or deletes:
+                self.index.update(upserts, deletes)
+            self._commit_hand_edits(None if names is None else wanted)
+
+    def _load(self, name: str, stat: FileStat) -> Memory | None:
+        try:
+            memory = parse_memory(self.files.read(name), name)
+        except (InvalidMemory, OSError, UnicodeError) as error:
+            if self.broken.get(name, (None,))[0] != stat:
+                where = f"memories/{name}" + (f":{error.line}" if getattr(error, "line", None) else "")
+                log.warning("skipped %s: %s", where, _reason(error))
+            self.broken[name] = (stat, error)
+            return None
+        self.broken.pop(name, None)
+        for problem in memory.problems:
+            log.info("memories/%s: %s", name, problem)
+        return memory
+
+    def _commit_hand_edits(self, names: set[str] | None) -> None:
+        changed = self.history.changed("memories")
+        for path in sorted(changed):
+            name = path.removeprefix("memories/")
+            if names is not None and name not in names or not name.endswith(".md") or "/" in name:
+                continue
+            if name in self.broken:
+                continue  # an unreadable file is reported, never committed
+            stat = self.files.stat(name)
+            if stat is None:
+                old = self._committed_memory(path)
+                label = f"{old.id}: {old.text}" if old else name
+                self.history.commit([path], f"forget {label} (file deleted by hand)")
+                continue
+            memory = parse_memory(self.files.read(name), name)
+            if looks_like_credential(memory.text) or any(looks_like_credential(q) for q in memory.evidence):
+                log.warning(
+                    "memories/%s holds something shaped like a password or key: not committed to git; "
+                    "remove it from the file (personakit doctor lists it)", name
+                )
+                continue
+            self.history.commit([path], f"edit {memory.id}: {memory.text} (by hand)")
+
+    def _committed_memory(self, path: str) -> Memory | None:
+        try:
+            return parse_memory(self.history.show(f"HEAD:{path}"))
+        except Exception:
+            return None
+
+    # -- the two tools --------------------------------------------------------------------------------
+    def read(self, question: str, limit: int = 7, host: str = "owner") -> ReadResult:
+        if len(question) > MAX_QUESTION:
+            raise PersonaKitError(
+                f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
+            )
+        self._synced.wait(timeout=600)
+        limit = clamp_limit(limit)
+        terms = words(question)
+        withheld = self.index.count(terms, "restricted")
+        matches: list[Match] = []
+        for hit in self.index.search(terms, VISIBLE_STATES, limit + 10):
+            memory = self._current(hit)
+            if memory is None:
+                continue
+            if memory.state in VISIBLE_STATES:
+                matches.append(Match(memory, hit.shared, hit.fine))
+            elif memory.state == "restricted":
+                withheld += 1  # restricted on disk since it was indexed
+        approved: list[Memory] = []
+        if len(matches) < 3:
+            for hit in self.index.newest("approved", 3 + len(matches)):
+                memory = self._current(hit)
+                if memory is not None and memory.state == "approved":
+                    approved.append(memory)
+        result = compose(_unique(matches), approved, withheld, limit)
+        self._ledger(host, question, [m["id"] for m in result["memories"]], result["withheld"])
+        return result
+
+    def _current(self, hit: Hit) -> Memory | None:
+        """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
+        stat = self.files.stat(hit.memory.name)
+        if stat == hit.stat:
+            return hit.memory
+        if stat is None:
+            return None
+        try:
+            return parse_memory(self.files.read(hit.memory.name), hit.memory.name)
+        except (InvalidMemory, OSError, UnicodeError):
+            return None
+
+    def propose(self, text: str, quote: str, category: str, host: str = "unknown-assistant") -> ProposeResult:
+        checked = check_proposal(text, quote, category)
+        if isinstance(checked, str):
+            return {"stored": False, "reason": checked}
+        mid = memory_id(checked.text)
+        author = (f"{host} (assistant)", ASSISTANT_EMAIL)
+        try:
+            with self.files.lock():
+                found = self._find(mid, checked.text)
+                if found is not None:
+                    memory, raw = found
+                    if normalize(checked.quote) not in {normalize(q) for q in memory.evidence}:
+                        self._rewrite(memory, raw, add_evidence(raw, checked.quote), f"evidence for {mid}: {memory.text}", author)
+                    return {"stored": True, "id": mid, "new": False, "state": memory.state}
+                memory = Memory(
+                    id=mid, text=checked.text, category=checked.category, state="unconfirmed",
+                    evidence=(checked.quote,), proposed_by=host, created=now(),
+                    name=self.files.free_name(slug(checked.text), mid[2:8]),
+                )  # fmt: skip
+                self._rewrite(memory, None, render_memory(memory), f"propose {mid}: {memory.text}", author)
+        except OSError as error:
+            raise ReadOnlyVault(f"the vault could not be written ({error.strerror or error}); nothing was stored") from None
+        return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
+
+    def _find(self, mid: str, text: str) -> tuple[Memory, str] | None:
+        """The memory with this id on disk now, with its file's text (the index may lag a hand edit)."""
+        names = [h.memory.name for h in self.index.by_id(mid)]
+        names += [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"]
+        for name in dict.fromkeys(names):
+            if self.files.stat(name) is None:
+                continue
+            try:
+                raw = self.files.read(name)
+                memory = parse_memory(raw, name)
+            except (InvalidMemory, OSError, UnicodeError):
+                continue
+            if memory.id == mid:
+                return memory, raw
+        return None
+
+    def _rewrite(self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None) -> None:
+        """Write a memory file, commit it and index it, all or nothing (the caller holds the lock)."""
+        path = f"memories/{memory.name}"
+        stat = self.files.write(memory.name, new)
+        try:
+            self.history.commit([path], message, author)
+        except BaseException:
+            if old is None:
+                self.files.remove(memory.name)
+            else:
+                self.files.write(memory.name, old)
+            self.history.unstage([path])
+            raise
+        try:
+            self.index.update([(parse_memory(new, memory.name), stat)])
+        except Exception:  # stored and committed; the next sync will index it
+            log.exception("memories/%s is stored but could not be indexed yet", memory.name)
+
+    # -- the owner's decisions ------------------------------------------------------------------------
+    def resolve(self, ref: str) -> Memory:
+        """The memory an id, a unique id prefix or a file name names."""
+        ref = ref.strip()
+        self._synced.wait(timeout=600)
+        if ref.endswith(".md") and self.files.stat(ref):
+            return parse_memory(self.files.read(ref), ref)
+        wanted = ref if ref.startswith("m_") else "m_" + ref
+        found = {h.memory.id: h for h in self.index.all() if h.memory.id.startswith(wanted)}
+        if not found:
+            raise UnknownMemory(f"no memory has an id starting with {ref!r}; 'personakit list' shows them all")
+        if len(found) > 1:
+            shown = ", ".join(sorted(found)[:5])
+            raise UnknownMemory(f"{ref!r} names {len(found)} memories ({shown}); give more of the id")
+        hit = next(iter(found.values()))
+        current = self._current(hit)
+        if current is None:
+            raise UnknownMemory(f"memories/{hit.memory.name} is gone or unreadable; see 'personakit doctor'")
+        return current
+
+    def decide(self, ref: str, state: str) -> tuple[Memory, bool]:
+        """Set a memory's state; one commit. Returns the memory and whether anything changed."""
+        if state not in STATES:
+            raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
+        with self.files.lock():
+            memory = self.resolve(ref)
+            raw = self.files.read(memory.name)
+            new = set_state(raw, state)
+            if new == raw:
+                return memory, False
+            self._rewrite(memory, raw, new, f"{_VERB[state]} {memory.id}: {memory.text}")
+            return replace(memory, state=state), True
+
+    def forget(self, ref: str) -> Memory:
+        with self.files.lock():
+            memory = self.resolve(ref)
+            self.files.remove(memory.name)
+            self.history.commit([f"memories/{memory.name}"], f"forget {memory.id}: {memory.text}")
+            self.index.update([], [memory.name])
+            return memory
+
+    # -- the read ledger ------------------------------------------------------------------------------
+    def _ledger(self, host: str, question: str, ids: list[str], withheld: int) -> None:
+        line = json.dumps({"at": now(), "host": host, "question": question[:500], "ids": ids, "withheld": withheld})
+        path = self.files.state / "reads.jsonl"
+        try:
+            if path.exists() and path.stat().st_size > LEDGER_MOST_BYTES:
+                os.replace(path, path.with_name("reads.1.jsonl"))
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+        except OSError as error:
+            log.debug("the read ledger could not be written: %s", error)
+
+
+_VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}
+
+
+def _unique(matches: list[Match]) -> list[Match]:
+    """One match per id: two files claiming one id (a copy made by hand) must not show twice."""
+    seen: set[str] = set()
+    out = []
+    for match in matches:
+        if match.memory.id not in seen:
+            seen.add(match.memory.id)
+            out.append(match)
+    return out
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, UnicodeError):
+        return "not UTF-8 text (a binary file?)"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)

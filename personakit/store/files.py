@@ -1,0 +1,182 @@
+"""The vault on disk: where it is, listing memory files, atomic writes, and the vault-wide lock.
+
+Every mutation of the vault (a proposal, an owner's decision, committing a hand edit, updating the index)
+happens while holding one lock: an `fcntl.flock` on `.personakit/vault.lock`, taken on a fresh file
+descriptor each time so that it excludes threads of one process as well as other processes, and freed by
+the OS when its holder dies. Files are replaced atomically (write a temporary file beside the vault,
+fsync, rename), so a reader or a kill at any instant sees the whole old file or the whole new one.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from personakit.errors import PersonaKitError, VaultBusy
+
+MAX_FILE_BYTES = 1_000_000  # larger files in memories/ are skipped and reported
+STATE_DIR = ".personakit"
+
+
+def resolve_vault(path: str | os.PathLike[str] | None = None) -> Path:
+    """The vault folder: the argument, else $PERSONAKIT_VAULT, else ~/PersonaKit; always absolute."""
+    chosen = path or os.environ.get("PERSONAKIT_VAULT") or "~/PersonaKit"
+    return Path(chosen).expanduser().resolve()
+
+
+def template_dir() -> Path:
+    try:
+        found = Path(str(resources.files("personakit.vault_template")))
+        if (found / "README.md").is_file():
+            return found
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parents[2] / "vault-template"  # an editable checkout
+
+
+@dataclass(frozen=True)
+class FileStat:
+    mtime_ns: int
+    size: int
+
+
+class VaultFiles:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.memories = root / "memories"
+        self.state = root / STATE_DIR
+
+    def is_vault(self) -> bool:
+        return (self.root / ".git").exists() and self.memories.is_dir()
+
+    def copy_template(self) -> None:
+        """Copy the vault template into root, which must hold nothing but hidden files."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        strangers = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+        if strangers:
+            shown = ", ".join(sorted(strangers)[:5])
+            raise PersonaKitError(
+                f"{self.root} already holds files ({shown}) and is not a PersonaKit vault; "
+                "choose an empty folder or a new path. Nothing was changed."
+            )
+        shutil.copytree(template_dir(), self.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__*"))
+
+    def ensure_state_dir(self) -> Path:
+        (self.state / "tmp").mkdir(parents=True, exist_ok=True)
+        return self.state
+
+    def path(self, name: str) -> Path:
+        """The path of a memory file; name must be a plain file name ending in .md."""
+        if not name.endswith(".md") or "/" in name or "\\" in name or "\0" in name or name.startswith("."):
+            raise PersonaKitError(f"{name!r} is not a memory file name")
+        return self.memories / name
+
+    def list(self) -> dict[str, FileStat]:
+        """Every regular .md file directly in memories/ (symlinks are never followed) with its stat."""
+        found: dict[str, FileStat] = {}
+        try:
+            entries = os.scandir(self.memories)
+        except FileNotFoundError:
+            return found
+        with entries:
+            for entry in entries:
+                if entry.name.endswith(".md") and not entry.name.startswith("."):
+                    if entry.is_file(follow_symlinks=False):
+                        st = entry.stat(follow_symlinks=False)
+                        found[entry.name] = FileStat(st.st_mtime_ns, st.st_size)
+        return found
+
+    def stat(self, name: str) -> FileStat | None:
+        try:
+            st = os.lstat(self.path(name))
+        except FileNotFoundError:
+            return None
+        if not os.path.isfile(self.path(name)) or os.path.islink(self.path(name)):
+            return None
+        return FileStat(st.st_mtime_ns, st.st_size)
+
+    def symlinks(self) -> list[str]:
+        return sorted(p.name for p in self.memories.glob("*.md") if p.is_symlink())
+
+    def read(self, name: str) -> str:
+        """The file's text. Raises OSError, or UnicodeDecodeError for a file that is not UTF-8."""
+        path = self.path(name)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, f"larger than {MAX_FILE_BYTES:,} bytes")
+        return data.decode("utf-8")
+
+    def write(self, name: str, text: str) -> FileStat:
+        """Replace memories/name atomically and durably with text."""
+        target = self.path(name)
+        tmp_dir = self.ensure_state_dir() / "tmp"
+        fd, tmp = tempfile.mkstemp(dir=tmp_dir, prefix="write-", suffix=".md")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text.encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            if target.is_symlink():
+                raise PersonaKitError(f"memories/{name} is a symbolic link; PersonaKit never writes through one")
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _fsync_dir(self.memories)
+        st = os.lstat(target)
+        return FileStat(st.st_mtime_ns, st.st_size)
+
+    def remove(self, name: str) -> None:
+        self.path(name).unlink(missing_ok=True)
+        _fsync_dir(self.memories)
+
+    def free_name(self, stem: str, suffix: str) -> str:
+        """stem.md when free, else stem-suffix.md: readable names, never a collision."""
+        for candidate in (f"{stem}.md", f"{stem}-{suffix}.md"):
+            if not os.path.lexists(self.memories / candidate):
+                return candidate
+        n = 2
+        while os.path.lexists(self.memories / f"{stem}-{suffix}-{n}.md"):
+            n += 1
+        return f"{stem}-{suffix}-{n}.md"
+
+    @contextmanager
+    def lock(self, timeout: float = 30.0) -> Iterator[None]:
+        """Hold the vault-wide mutation lock (see the module docstring)."""
+        path = self.ensure_state_dir() / "vault.lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise VaultBusy(
+                            f"another PersonaKit process has held the vault lock for over {timeout:.0f} s; "
+                            "try again in a moment"
+                        ) from None
+                    time.sleep(0.002)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

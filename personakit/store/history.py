@@ -1,0 +1,163 @@
+"""Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
+
+Commits are made with plumbing (`add`, `write-tree`, `commit-tree`, `update-ref`) rather than `git commit`:
+it skips the work-tree scan and the owner's hooks, never opens an editor or a signing prompt, and the
+final `update-ref` is a compare-and-swap, so a commit either lands whole or not at all. Callers hold the
+vault lock, so PersonaKit processes never race each other here; an `index.lock` left by a killed process
+is removed only when no git process is running in this repository.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+from git import Git, GitCommandError
+
+from personakit.errors import PersonaKitError
+
+log = logging.getLogger("personakit")
+
+FALLBACK_NAME = "PersonaKit"
+FALLBACK_EMAIL = "personakit@localhost"
+
+
+class History:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.git = Git(str(root))
+        self._identity: dict[str, str] | None = None
+
+    # -- setting up ---------------------------------------------------------------------------------
+    def init(self) -> str | None:
+        """Make root a repository with a first commit. Returns a sentence when a fallback identity was set."""
+        said = None
+        if not (self.root / ".git").exists():
+            self.git.init("-q", "-b", "main")
+        if not self._configured():
+            self.git.config("user.name", FALLBACK_NAME)
+            self.git.config("user.email", FALLBACK_EMAIL)
+            said = (
+                f"This machine has no git identity, so the vault's commits are signed "
+                f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'. Set yours with: git -C {self.root} config user.name NAME"
+            )
+        self.git.add("-A", "--", ".")
+        if not self.head():
+            self.commit_staged("Create the PersonaKit vault")
+        return said
+
+    def _configured(self) -> bool:
+        try:
+            return bool(self.git.config("user.name").strip() and self.git.config("user.email").strip())
+        except GitCommandError:
+            return False
+
+    def owner_identity(self) -> dict[str, str]:
+        """Environment for commits by the owner: their git config, else PersonaKit's fallback."""
+        if self._identity is None:
+            self._identity = {} if self._configured() else {
+                "GIT_AUTHOR_NAME": FALLBACK_NAME, "GIT_AUTHOR_EMAIL": FALLBACK_EMAIL,
+                "GIT_COMMITTER_NAME": FALLBACK_NAME, "GIT_COMMITTER_EMAIL": FALLBACK_EMAIL,
+            }  # fmt: skip
+        return self._identity
+
+    # -- committing ---------------------------------------------------------------------------------
+    def head(self) -> str | None:
+        try:
+            return self.git.rev_parse("--verify", "-q", "HEAD").strip() or None
+        except GitCommandError:
+            return None
+
+    def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
+        """Commit the current content of paths (relative to the vault); None when nothing changed."""
+        self._run("add", "-A", "--", *paths)
+        return self.commit_staged(message, author)
+
+    def commit_staged(self, message: str, author: tuple[str, str] | None = None) -> str | None:
+        env = dict(self.owner_identity())
+        if author:
+            env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
+        for _ in range(5):
+            head = self.head()
+            try:
+                tree = self._run("write-tree").strip()
+            except GitCommandError as error:
+                if "unmerged" in str(error):
+                    raise PersonaKitError(
+                        "the vault's git repository is in the middle of a merge; finish it or run "
+                        "'git merge --abort' in the vault, then try again"
+                    ) from None
+                raise
+            if head and tree == self._run("rev-parse", f"{head}^{{tree}}").strip():
+                return None
+            parents = ["-p", head] if head else []
+            commit = self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
+            try:
+                self._run("update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or "")
+                return commit
+            except GitCommandError:
+                time.sleep(0.01)  # HEAD moved under us (someone ran git by hand): build on the new HEAD
+        raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
+
+    def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
+        for attempt in range(200):
+            try:
+                return str(getattr(self.git, command.replace("-", "_"))(*args, env=env))
+            except GitCommandError as error:
+                if "index.lock" not in str(error) or attempt == 199:
+                    raise
+                if not self._git_running_here():
+                    (self.root / ".git" / "index.lock").unlink(missing_ok=True)
+                time.sleep(0.01)
+        raise AssertionError("unreachable")
+
+    def _git_running_here(self) -> bool:
+        """Is any git process working in this repository (so its index.lock is live)?"""
+        me = str(self.root)
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() != "git":
+                    continue
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                continue
+            if cwd == me or cwd.startswith(me + "/"):
+                return True
+        return False
+
+    # -- reading ------------------------------------------------------------------------------------
+    def changed(self, under: str = "memories") -> set[str]:
+        """Paths under `under` whose content differs from HEAD (modified, added, deleted, untracked)."""
+        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", under)
+        changed: set[str] = set()
+        entries = out.split("\0")
+        i = 0
+        while i < len(entries):
+            entry = entries[i]
+            if len(entry) > 3:
+                changed.add(entry[3:])
+                if entry[0] in "RC":  # a rename's source follows as its own entry
+                    i += 1
+                    changed.add(entries[i])
+            i += 1
+        return changed
+
+    def unstage(self, paths: list[str]) -> None:
+        """Put paths in git's index back as HEAD has them (after a commit that failed)."""
+        try:
+            if self.head():
+                self._run("reset", "-q", "--", *paths)
+            else:
+                self._run("rm", "-q", "--cached", "--ignore-unmatch", "--", *paths)
+        except GitCommandError as error:
+            log.warning("could not unstage %s: %s", ", ".join(paths), error)
+
+    def show(self, spec: str) -> str:
+        return self._run("show", spec)
+
+    def log(self, *args: str) -> str:
+        return self._run("log", *args)

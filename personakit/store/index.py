@@ -1,0 +1,207 @@
+"""The Whoosh index: a cache of the memory files, ranked by distinct shared words. The only Whoosh importer.
+
+One document per memory file, keyed by file name, holding the file's parsed memory and the stat it was
+read at (so an unchanged file is never parsed twice). The `words` field holds `core.words.words()` of the
+text and the quotes, so the index and the rules agree on what a word is. Scoring is 1 per distinct
+query word a memory has, plus a BM25 fraction that sums to less than 1 over all query words: the integer
+part is the overlap count the contract ranks by, the fraction breaks its ties.
+
+The index lives in `.personakit/index` and can always be deleted: it is rebuilt from the files.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from threading import RLock
+from typing import Any
+
+from whoosh import fields, index, query, scoring
+from whoosh.searching import Searcher
+
+from personakit.core.memory import Memory
+from personakit.core.words import words
+from personakit.store.files import FileStat
+
+log = logging.getLogger("personakit")
+
+SCHEMA = fields.Schema(
+    name=fields.ID(stored=True, unique=True),
+    id=fields.ID(stored=True),
+    state=fields.ID(stored=True),
+    category=fields.ID(stored=True),
+    created=fields.ID(stored=True, sortable=True),
+    words=fields.KEYWORD(scorable=True),
+    text=fields.STORED,
+    evidence=fields.STORED,
+    proposed_by=fields.STORED,
+    problems=fields.STORED,
+    mtime_ns=fields.STORED,
+    size=fields.STORED,
+)
+MAX_QUERY_WORDS = 64
+
+
+class OverlapScorer(scoring.BaseScorer):
+    def __init__(self, bm25: scoring.BaseScorer, share: float) -> None:
+        self.bm25 = bm25
+        self.share = share  # below 1 / (number of query words), so fractions never add up to a whole word
+
+    def supports_block_quality(self) -> bool:
+        return True
+
+    def score(self, matcher: Any) -> float:
+        fine = self.bm25.score(matcher)
+        return 1.0 + self.share * fine / (fine + 1.0)
+
+    def max_quality(self) -> float:
+        return 1.0 + self.share
+
+    def block_quality(self, matcher: Any) -> float:
+        return 1.0 + self.share
+
+
+class Overlap(scoring.WeightingModel):
+    """Scores a memory by the number of distinct query words it holds, with BM25 as the fraction."""
+
+    def __init__(self) -> None:
+        self.share = 1.0 / (MAX_QUERY_WORDS + 1)
+        self.bm25 = scoring.BM25F()
+
+    def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> scoring.BaseScorer:
+        return OverlapScorer(self.bm25.scorer(searcher, fieldname, text, qf), self.share)
+
+
+def _memory(doc: dict[str, Any]) -> Memory:
+    return Memory(
+        id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
+        evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
+        name=doc["name"], problems=tuple(doc.get("problems") or ()),
+    )  # fmt: skip
+
+
+class Hit:
+    __slots__ = ("fine", "memory", "shared", "stat")
+
+    def __init__(self, doc: dict[str, Any], score: float = 0.0) -> None:
+        self.memory = _memory(doc)
+        self.stat = FileStat(doc["mtime_ns"], doc["size"])
+        self.shared = int(score + 1e-9)
+        self.fine = max(0.0, score - self.shared)
+
+
+class MemoryIndex:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = RLock()  # one searcher per process, shared by the server's worker threads
+        self._ix: Any = None
+        self._searcher: Searcher | None = None
+
+    def open(self) -> bool:
+        """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
+        with self._lock:
+            self.close()
+            try:
+                if index.exists_in(str(self.folder)):
+                    ix = index.open_dir(str(self.folder))
+                    if set(ix.schema.names()) == set(SCHEMA.names()):
+                        self._ix = ix
+                        return False
+                    log.info("the index was made by another version; rebuilding it")
+            except Exception as error:  # any damage: the index is only a cache
+                log.warning("the index could not be opened (%s); rebuilding it", error)
+            self.open_fresh()
+            return True
+
+    def open_fresh(self) -> None:
+        """Throw the index away and start an empty one (the caller then fills it from the files)."""
+        with self._lock:
+            self.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._ix = index.create_in(str(self.folder), SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+            self._searcher = None
+            self._ix = None
+
+    def _fresh_searcher(self) -> Searcher:
+        if self._searcher is not None and not self._searcher.up_to_date():
+            # Not Searcher.refresh(): in whoosh-ng 5.4 a refreshed searcher keeps seeing deleted (replaced)
+            # documents, and cannot refresh at all from an empty index. A new searcher is slower, and right.
+            self._searcher.close()
+            self._searcher = None
+        if self._searcher is None:
+            self._searcher = self._ix.searcher(weighting=Overlap())
+        return self._searcher
+
+    # -- writing (callers hold the vault lock) --------------------------------------------------------
+    def update(self, upserts: Iterable[tuple[Memory, FileStat]], deletes: Iterable[str] = ()) -> None:
+        with self._lock:
+            writer = self._ix.writer(timeout=30.0, delay=0.005)
+            try:
+                for name in deletes:
+                    writer.delete_by_term("name", name)
+                for memory, stat in upserts:
+                    terms = words(" ".join((memory.text, *memory.evidence)))
+                    writer.update_document(
+                        name=memory.name, id=memory.id, state=memory.state, category=memory.category,
+                        created=memory.created, words=" ".join(terms), text=memory.text,
+                        evidence=list(memory.evidence), proposed_by=memory.proposed_by,
+                        problems=list(memory.problems), mtime_ns=stat.mtime_ns, size=stat.size,
+                    )  # fmt: skip
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit()
+
+    # -- reading --------------------------------------------------------------------------------------
+    def stats(self) -> dict[str, FileStat]:
+        with self._lock:
+            s = self._fresh_searcher()
+            return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in s.all_stored_fields()}
+
+    def get(self, name: str) -> Hit | None:
+        with self._lock:
+            doc = self._fresh_searcher().document(name=name)
+            return Hit(doc) if doc else None
+
+    def by_id(self, memory_id: str) -> list[Hit]:
+        with self._lock:
+            return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
+
+    def all(self) -> Iterator[Hit]:
+        with self._lock:
+            docs = list(self._fresh_searcher().all_stored_fields())
+        return (Hit(d) for d in docs)
+
+    def search(self, terms: list[str], states: tuple[str, ...], limit: int | None) -> list[Hit]:
+        """Memories in states sharing at least one of terms, best first (limit None: all of them)."""
+        terms = terms[:MAX_QUERY_WORDS]
+        if not terms:
+            return []
+        q = query.Or([query.Term("words", t) for t in terms])
+        only = query.Or([query.Term("state", s) for s in states])
+        with self._lock:
+            s = self._fresh_searcher()
+            results = s.search(q, filter=only, limit=limit)
+            return [Hit(hit.fields(), hit.score) for hit in results]
+
+    def count(self, terms: list[str], state: str) -> int:
+        terms = terms[:MAX_QUERY_WORDS]
+        if not terms:
+            return 0
+        q = query.And([query.Or([query.Term("words", t) for t in terms]), query.Term("state", state)])
+        with self._lock:
+            return len(self._fresh_searcher().search(q, limit=None, scored=False))
+
+    def newest(self, state: str, limit: int) -> list[Hit]:
+        with self._lock:
+            s = self._fresh_searcher()
+            results = s.search(query.Term("state", state), limit=limit, sortedby="created", reverse=True)
+            return [Hit(hit.fields()) for hit in results]

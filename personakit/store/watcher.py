@@ -1,0 +1,98 @@
+"""Watching memories/ for changes made by anyone else: editors, Obsidian, git, other processes.
+
+Event types are not trusted (an editor's save can arrive as a modify, a create, a move onto the file, or a
+rename dance with backup and swap files). The watcher only collects the names of `.md` files touched,
+waits until the folder has been quiet for a moment (so a burst of saves becomes one change and a file
+being written is not read half-way), then hands the names over; the caller stats each one to learn what
+really happened. The only module that imports watchdog.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+log = logging.getLogger("personakit")
+
+QUIET = 0.08  # seconds without events before a batch is handed over
+MOST_WAIT = 0.5  # a batch is handed over at the latest this long after its first event
+
+
+class _Collector(FileSystemEventHandler):
+    def __init__(self, folder: Path, touched: Callable[[str], None]) -> None:
+        self.folder = str(folder)
+        self.touched = touched
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        for path in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.fsdecode(path) if path else ""
+            if path.endswith(".md") and os.path.dirname(path) == self.folder:
+                self.touched(os.path.basename(path))
+
+
+class Watcher:
+    """Calls on_change(names) from its own thread after each quiet moment."""
+
+    def __init__(self, folder: Path, on_change: Callable[[set[str]], None]) -> None:
+        self.folder = folder
+        self.on_change = on_change
+        self._pending: set[str] = set()
+        self._first = 0.0
+        self._last = 0.0
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._observer = Observer()
+        self._observer.daemon = True
+        self._observer.schedule(_Collector(folder, self._touched), str(folder), recursive=False)
+        self._worker = threading.Thread(target=self._deliver, name="personakit-watch", daemon=True)
+
+    def start(self) -> None:
+        self._observer.start()
+        self._worker.start()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        self._observer.stop()
+        if self._observer.is_alive():
+            self._observer.join(timeout=2)
+        if self._worker.is_alive() and threading.current_thread() is not self._worker:
+            self._worker.join(timeout=5)
+
+    def _touched(self, name: str) -> None:
+        with self._cond:
+            now = _now()
+            if not self._pending:
+                self._first = now
+            self._pending.add(name)
+            self._last = now
+            self._cond.notify_all()
+
+    def _deliver(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+                wait = min(self._last + QUIET, self._first + MOST_WAIT) - _now()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                names, self._pending = self._pending, set()
+            try:
+                self.on_change(names)
+            except Exception:  # a failing batch must never stop the watcher
+                log.exception("could not take in changes to %s", ", ".join(sorted(names)))
+
+
+def _now() -> float:
+    return time.monotonic()
