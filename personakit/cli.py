@@ -101,7 +101,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     """Show exactly what an assistant would get for QUESTION."""
     kit = _kit(args)
-    print(json.dumps(kit.read(args.question, args.limit, host="owner (personakit search)"), indent=2, ensure_ascii=False))
+    print(
+        json.dumps(
+            kit.read(args.question, args.limit, host="owner (personakit search)"),
+            indent=2,
+            ensure_ascii=False,
+        )
+    )
     return 0
 
 

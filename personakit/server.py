@@ -132,7 +132,9 @@ def _call(work: Any) -> Any:
         raise ToolError(_sentence(str(error))) from None
     except Exception:
         log.exception("a tool call failed")
-        raise ToolError("PersonaKit hit an internal error; nothing stored was lost. Details are in its log.") from None
+        raise ToolError(
+            "PersonaKit hit an internal error; nothing stored was lost. Details are in its log."
+        ) from None
 
 
 def _sentence(text: str) -> str:

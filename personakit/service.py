@@ -14,11 +14,13 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypeVar
+
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import (
@@ -26,6 +28,7 @@ from personakit.core.memory import (
     VISIBLE_STATES,
     InvalidMemory,
     Memory,
+    State,
     add_evidence,
     memory_id,
     normalize,
@@ -34,7 +37,7 @@ from personakit.core.memory import (
     set_state,
     slug,
 )
-from personakit.core.proposal import check_proposal
+from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import Match, ReadResult, clamp_limit, compose
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault, UnknownMemory
@@ -44,6 +47,7 @@ from personakit.store.index import Hit, MemoryIndex
 from personakit.store.watcher import Watcher
 
 log = logging.getLogger("personakit")
+T = TypeVar("T")
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
 LEDGER_MOST_BYTES = 5_000_000  # the read ledger rolls over to reads.1.jsonl past this
@@ -54,12 +58,12 @@ class ProposeResult(TypedDict):
     stored: bool
     id: NotRequired[str]
     new: NotRequired[bool]
-    state: NotRequired[str]
-    reason: NotRequired[str]
+    state: NotRequired[State]
+    reason: NotRequired[Reason]
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def host_name(name: object) -> str:
@@ -83,7 +87,9 @@ class PersonaKit:
         self.files = VaultFiles(self.root)
         if not self.files.is_vault():
             if not create:
-                raise PersonaKitError(f"{self.root} is not a PersonaKit vault; make one with: personakit init")
+                raise PersonaKitError(
+                    f"{self.root} is not a PersonaKit vault; make one with: personakit init"
+                )
             said = init_vault(self.root)
             log.info("created a new vault at %s", self.root)
             if said:
@@ -129,12 +135,7 @@ class PersonaKit:
         """Take in changes to the named files (None: every file): index them and commit hand edits."""
         with self.files.lock():
             on_disk = self.files.list()
-            try:
-                indexed = self.index.stats()
-            except Exception as error:
-                log.warning("the index is damaged (%s); rebuilding it", error)
-                self.index.open_fresh()
-                indexed = {}
+            indexed = self._indexed(self.index.stats)
             wanted = set(on_disk) | set(indexed) if names is None else set(names)
             upserts, deletes = [], []
             for name in sorted(wanted):
@@ -153,8 +154,19 @@ class PersonaKit:
                 else:
                     upserts.append((memory, stat))
             if upserts or deletes:
-                self.index.update(upserts, deletes)
+                self._indexed(lambda: self.index.update(upserts, deletes))
             self._commit_hand_edits(None if names is None else wanted)
+
+    def _indexed(self, work: Callable[[], T]) -> T:
+        """Run an index operation; if the index is damaged (deleted, truncated), rebuild it and run it again."""
+        try:
+            return work()
+        except Exception as error:
+            log.warning("the index is damaged (%s: %s); rebuilding it from the files", type(error).__name__, error)
+            with self.files.lock():
+                self.index.open_fresh()
+                self.sync(None)
+            return work()
 
     def _load(self, name: str, stat: FileStat) -> Memory | None:
         try:
@@ -174,7 +186,7 @@ class PersonaKit:
         changed = self.history.changed("memories")
         for path in sorted(changed):
             name = path.removeprefix("memories/")
-            if names is not None and name not in names or not name.endswith(".md") or "/" in name:
+            if (names is not None and name not in names) or not name.endswith(".md") or "/" in name:
                 continue
             if name in self.broken:
                 continue  # an unreadable file is reported, never committed
@@ -188,7 +200,8 @@ class PersonaKit:
             if looks_like_credential(memory.text) or any(looks_like_credential(q) for q in memory.evidence):
                 log.warning(
                     "memories/%s holds something shaped like a password or key: not committed to git; "
-                    "remove it from the file (personakit doctor lists it)", name
+                    "remove it from the file (personakit doctor lists it)",
+                    name,
                 )
                 continue
             self.history.commit([path], f"edit {memory.id}: {memory.text} (by hand)")
@@ -208,9 +221,9 @@ class PersonaKit:
         self._synced.wait(timeout=600)
         limit = clamp_limit(limit)
         terms = words(question)
-        withheld = self.index.count(terms, "restricted")
+        withheld = self._indexed(lambda: self.index.count(terms, "restricted"))
         matches: list[Match] = []
-        for hit in self.index.search(terms, VISIBLE_STATES, limit + 10):
+        for hit in self._indexed(lambda: self.index.search(terms, VISIBLE_STATES, limit + 10)):
             memory = self._current(hit)
             if memory is None:
                 continue
@@ -220,7 +233,7 @@ class PersonaKit:
                 withheld += 1  # restricted on disk since it was indexed
         approved: list[Memory] = []
         if len(matches) < 3:
-            for hit in self.index.newest("approved", 3 + len(matches)):
+            for hit in self._indexed(lambda: self.index.newest("approved", 3 + len(matches))):
                 memory = self._current(hit)
                 if memory is not None and memory.state == "approved":
                     approved.append(memory)
@@ -252,7 +265,13 @@ class PersonaKit:
                 if found is not None:
                     memory, raw = found
                     if normalize(checked.quote) not in {normalize(q) for q in memory.evidence}:
-                        self._rewrite(memory, raw, add_evidence(raw, checked.quote), f"evidence for {mid}: {memory.text}", author)
+                        self._rewrite(
+                            memory,
+                            raw,
+                            add_evidence(raw, checked.quote),
+                            f"evidence for {mid}: {memory.text}",
+                            author,
+                        )
                     return {"stored": True, "id": mid, "new": False, "state": memory.state}
                 memory = Memory(
                     id=mid, text=checked.text, category=checked.category, state="unconfirmed",
@@ -261,12 +280,14 @@ class PersonaKit:
                 )  # fmt: skip
                 self._rewrite(memory, None, render_memory(memory), f"propose {mid}: {memory.text}", author)
         except OSError as error:
-            raise ReadOnlyVault(f"the vault could not be written ({error.strerror or error}); nothing was stored") from None
+            raise ReadOnlyVault(
+                f"the vault could not be written ({error.strerror or error}); nothing was stored"
+            ) from None
         return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
 
     def _find(self, mid: str, text: str) -> tuple[Memory, str] | None:
         """The memory with this id on disk now, with its file's text (the index may lag a hand edit)."""
-        names = [h.memory.name for h in self.index.by_id(mid)]
+        names = [h.memory.name for h in self._indexed(lambda: self.index.by_id(mid))]
         names += [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"]
         for name in dict.fromkeys(names):
             if self.files.stat(name) is None:
@@ -280,7 +301,9 @@ class PersonaKit:
                 return memory, raw
         return None
 
-    def _rewrite(self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None) -> None:
+    def _rewrite(
+        self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None
+    ) -> None:
         """Write a memory file, commit it and index it, all or nothing (the caller holds the lock)."""
         path = f"memories/{memory.name}"
         stat = self.files.write(memory.name, new)
@@ -293,10 +316,7 @@ class PersonaKit:
                 self.files.write(memory.name, old)
             self.history.unstage([path])
             raise
-        try:
-            self.index.update([(parse_memory(new, memory.name), stat)])
-        except Exception:  # stored and committed; the next sync will index it
-            log.exception("memories/%s is stored but could not be indexed yet", memory.name)
+        self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
 
     # -- the owner's decisions ------------------------------------------------------------------------
     def resolve(self, ref: str) -> Memory:
@@ -306,9 +326,11 @@ class PersonaKit:
         if ref.endswith(".md") and self.files.stat(ref):
             return parse_memory(self.files.read(ref), ref)
         wanted = ref if ref.startswith("m_") else "m_" + ref
-        found = {h.memory.id: h for h in self.index.all() if h.memory.id.startswith(wanted)}
+        found = {h.memory.id: h for h in self._indexed(self.index.all) if h.memory.id.startswith(wanted)}
         if not found:
-            raise UnknownMemory(f"no memory has an id starting with {ref!r}; 'personakit list' shows them all")
+            raise UnknownMemory(
+                f"no memory has an id starting with {ref!r}; 'personakit list' shows them all"
+            )
         if len(found) > 1:
             shown = ", ".join(sorted(found)[:5])
             raise UnknownMemory(f"{ref!r} names {len(found)} memories ({shown}); give more of the id")
@@ -336,12 +358,14 @@ class PersonaKit:
             memory = self.resolve(ref)
             self.files.remove(memory.name)
             self.history.commit([f"memories/{memory.name}"], f"forget {memory.id}: {memory.text}")
-            self.index.update([], [memory.name])
+            self._indexed(lambda: self.index.update([], [memory.name]))
             return memory
 
     # -- the read ledger ------------------------------------------------------------------------------
     def _ledger(self, host: str, question: str, ids: list[str], withheld: int) -> None:
-        line = json.dumps({"at": now(), "host": host, "question": question[:500], "ids": ids, "withheld": withheld})
+        line = json.dumps(
+            {"at": now(), "host": host, "question": question[:500], "ids": ids, "withheld": withheld}
+        )
         path = self.files.state / "reads.jsonl"
         try:
             if path.exists() and path.stat().st_size > LEDGER_MOST_BYTES:

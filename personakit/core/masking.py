@@ -8,10 +8,11 @@ characters. Restricted and rejected memories never reach this module: `reading` 
 from __future__ import annotations
 
 import re
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from personakit.core.credentials import mask_credentials
-from personakit.core.memory import Memory
+from personakit.core.memory import Category, Memory
 from personakit.core.proposal import shorten
 
 MAX_QUOTES = 2
@@ -24,7 +25,7 @@ _EMAIL = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}
 class SharedMemory(TypedDict):
     id: str
     text: str
-    category: str
+    category: Category
     confirmed: bool
     evidence: list[str]
 

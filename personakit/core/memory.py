@@ -14,13 +14,18 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
+from typing import Literal, get_args
 
 import frontmatter
 import yaml
 
-CATEGORIES = ("communication", "work-style", "tools", "preferences", "background", "constraints", "other")
-STATES = ("unconfirmed", "approved", "rejected", "restricted")
+Category = Literal[
+    "communication", "work-style", "tools", "preferences", "background", "constraints", "other"
+]
+State = Literal["unconfirmed", "approved", "rejected", "restricted"]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+STATES: tuple[str, ...] = get_args(State)
 VISIBLE_STATES = ("unconfirmed", "approved")  # the states a read may return
 MAX_TEXT = 300  # characters of memory text, as the contract says
 MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
@@ -86,8 +91,8 @@ class Memory:
 def _as_text(value: object) -> str:
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, date):
         return value.isoformat()
     return "" if value is None else str(value)
@@ -105,7 +110,7 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         post = frontmatter.loads(raw)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None  # +1 for 1-based, +1 for the opening '---'
+        line = mark.line + 1 if mark is not None else None  # the YAML text starts on the opening line
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise InvalidMemory(f"the front matter is not valid YAML: {problem}", line) from None
     meta = post.metadata

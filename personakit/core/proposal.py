@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, clean
 
-REASONS = ("empty_text", "too_long", "credential_shape", "empty_quote")
+Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]
+REASONS: tuple[str, ...] = get_args(Reason)
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ def shorten(text: str, most: int) -> str:
     return cut.rstrip() + "…"
 
 
-def check_proposal(text: str, quote: str, category: str) -> Proposal | str:
+def check_proposal(text: str, quote: str, category: str) -> Proposal | Reason:
     """The accepted Proposal, or the reason it is refused."""
     text, quote = clean(text), clean(quote)
     if not text:

@@ -9,7 +9,9 @@ match, approved memories that did not match fill the result up to three places, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import NotRequired
+
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from personakit.core.masking import SharedMemory, present
 from personakit.core.memory import Memory
@@ -38,7 +40,12 @@ def clamp_limit(limit: int) -> int:
 
 
 def order_key(match: Match) -> tuple[int, float, int, str]:
-    return (-match.shared, -match.fine, 0 if match.memory.confirmed else 1, _newest_first(match.memory.created))
+    return (
+        -match.shared,
+        -match.fine,
+        0 if match.memory.confirmed else 1,
+        _newest_first(match.memory.created),
+    )
 
 
 def _newest_first(created: str) -> str:

@@ -14,6 +14,7 @@ import fcntl
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,6 +55,7 @@ class VaultFiles:
         self.root = root
         self.memories = root / "memories"
         self.state = root / STATE_DIR
+        self._held = threading.local()  # this thread's hold on the vault lock, so it can take it again
 
     def is_vault(self) -> bool:
         return (self.root / ".git").exists() and self.memories.is_dir()
@@ -89,10 +91,10 @@ class VaultFiles:
             return found
         with entries:
             for entry in entries:
-                if entry.name.endswith(".md") and not entry.name.startswith("."):
-                    if entry.is_file(follow_symlinks=False):
-                        st = entry.stat(follow_symlinks=False)
-                        found[entry.name] = FileStat(st.st_mtime_ns, st.st_size)
+                name = entry.name
+                if name.endswith(".md") and not name.startswith(".") and entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    found[name] = FileStat(st.st_mtime_ns, st.st_size)
         return found
 
     def stat(self, name: str) -> FileStat | None:
@@ -128,7 +130,9 @@ class VaultFiles:
                 handle.flush()
                 os.fsync(handle.fileno())
             if target.is_symlink():
-                raise PersonaKitError(f"memories/{name} is a symbolic link; PersonaKit never writes through one")
+                raise PersonaKitError(
+                    f"memories/{name} is a symbolic link; PersonaKit never writes through one"
+                )
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -153,7 +157,14 @@ class VaultFiles:
 
     @contextmanager
     def lock(self, timeout: float = 30.0) -> Iterator[None]:
-        """Hold the vault-wide mutation lock (see the module docstring)."""
+        """Hold the vault-wide mutation lock (see the module docstring); a thread may take it again."""
+        if getattr(self._held, "depth", 0):
+            self._held.depth += 1
+            try:
+                yield
+            finally:
+                self._held.depth -= 1
+            return
         path = self.ensure_state_dir() / "vault.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
@@ -169,7 +180,11 @@ class VaultFiles:
                             "try again in a moment"
                         ) from None
                     time.sleep(0.002)
-            yield
+            self._held.depth = 1
+            try:
+                yield
+            finally:
+                self._held.depth = 0
         finally:
             os.close(fd)  # closing the descriptor releases the lock
 

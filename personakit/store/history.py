@@ -95,7 +95,9 @@ class History:
             parents = ["-p", head] if head else []
             commit = self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
             try:
-                self._run("update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or "")
+                self._run(
+                    "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or ""
+                )
                 return commit
             except GitCommandError:
                 time.sleep(0.01)  # HEAD moved under us (someone ran git by hand): build on the new HEAD

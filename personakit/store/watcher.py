@@ -31,6 +31,8 @@ class _Collector(FileSystemEventHandler):
         self.touched = touched
 
     def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return  # reading a file (our own sync does) changes nothing
         for path in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(path) if path else ""
             if path.endswith(".md") and os.path.dirname(path) == self.folder:

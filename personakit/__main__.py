@@ -1,0 +1,3 @@
+from personakit.cli import run
+
+run()
