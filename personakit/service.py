@@ -15,6 +15,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -95,7 +96,11 @@ class PersonaKit:
             if said:
                 log.warning("%s", said)
         self.history = History(self.root)
-        self.index = MemoryIndex(self.files.state / "index")
+        self.writable = self.files.writable()
+        # On a vault that cannot be written (a read-only mount), the index is built in memory.
+        self.index = MemoryIndex(self.files.state / "index" if self.writable else None)
+        if not self.writable:
+            log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
         self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError]] = {}
         self._watcher: Watcher | None = None
         self._synced = threading.Event()
@@ -103,7 +108,8 @@ class PersonaKit:
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
         """Open the index and bring it level with the files; with watch, keep it so."""
-        self.files.ensure_state_dir()
+        if self.writable:
+            self.files.ensure_state_dir()
         fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)
@@ -119,7 +125,7 @@ class PersonaKit:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
-        with self.files.lock():  # wait for a write in flight to finish whole
+        with self._mutating():  # wait for a write in flight to finish whole
             self.index.close()
 
     def _sync_all_logged(self) -> None:
@@ -133,36 +139,46 @@ class PersonaKit:
     # -- taking in changes ----------------------------------------------------------------------------
     def sync(self, names: Iterable[str] | None = None) -> None:
         """Take in changes to the named files (None: every file): index them and commit hand edits."""
-        with self.files.lock():
-            on_disk = self.files.list()
-            indexed = self._indexed(self.index.stats)
-            wanted = set(on_disk) | set(indexed) if names is None else set(names)
-            upserts, deletes = [], []
+        with self._mutating():
+            if names is None:
+                on_disk = self.files.list()
+                indexed = self._indexed(self.index.stats)
+                wanted = set(on_disk) | set(indexed)
+            else:  # a watcher's batch: look at those files only, however large the vault
+                wanted = {n for n in names if _plain_name(n)}
+                on_disk = {n: s for n in wanted if (s := self.files.stat(n)) is not None}
+                indexed = self._indexed(lambda: self.index.stats(wanted))
+            upserts, deletes, touched = [], [], set()
             for name in sorted(wanted):
                 stat = on_disk.get(name)
+                if indexed.get(name) == stat and (stat is not None or name not in self.broken):
+                    continue  # level already: another process (or an earlier batch) took it in
+                touched.add(name)
+                memory = None if stat is None else self._load(name, stat)
                 if stat is None:
-                    if name in indexed:
-                        deletes.append(name)
                     self.broken.pop(name, None)
-                    continue
-                if indexed.get(name) == stat:
-                    continue
-                memory = self._load(name, stat)
-                if memory is None:
-                    if name in indexed:
-                        deletes.append(name)
-                else:
+                elif memory is not None:
                     upserts.append((memory, stat))
+                if memory is None and name in indexed:
+                    deletes.append(name)
             if upserts or deletes:
                 self._indexed(lambda: self.index.update(upserts, deletes))
-            self._commit_hand_edits(None if names is None else wanted)
+            if self.writable:
+                # A full sync also commits changes another process wrote but could not commit (a kill).
+                self._commit_hand_edits(None if names is None else touched)
+
+    def _mutating(self) -> AbstractContextManager[None]:
+        """The vault lock, or nothing on a vault that cannot be written (nothing there can change)."""
+        return self.files.lock() if self.writable else nullcontext()
 
     def _indexed(self, work: Callable[[], T]) -> T:
         """Run an index operation; if the index is damaged (deleted, truncated), rebuild it and run it again."""
         try:
             return work()
         except Exception as error:
-            log.warning("the index is damaged (%s: %s); rebuilding it from the files", type(error).__name__, error)
+            log.warning(
+                "the index is damaged (%s: %s); rebuilding it from the files", type(error).__name__, error
+            )
             with self.files.lock():
                 self.index.open_fresh()
                 self.sync(None)
@@ -173,7 +189,8 @@ class PersonaKit:
             memory = parse_memory(self.files.read(name), name)
         except (InvalidMemory, OSError, UnicodeError) as error:
             if self.broken.get(name, (None,))[0] != stat:
-                where = f"memories/{name}" + (f":{error.line}" if getattr(error, "line", None) else "")
+                line = error.line if isinstance(error, InvalidMemory) else None
+                where = f"memories/{name}" + (f":{line}" if line else "")
                 log.warning("skipped %s: %s", where, _reason(error))
             self.broken[name] = (stat, error)
             return None
@@ -183,10 +200,12 @@ class PersonaKit:
         return memory
 
     def _commit_hand_edits(self, names: set[str] | None) -> None:
+        if names is not None and not names:
+            return
         changed = self.history.changed("memories")
         for path in sorted(changed):
             name = path.removeprefix("memories/")
-            if (names is not None and name not in names) or not name.endswith(".md") or "/" in name:
+            if (names is not None and name not in names) or not _plain_name(name):
                 continue
             if name in self.broken:
                 continue  # an unreadable file is reported, never committed
@@ -257,6 +276,8 @@ class PersonaKit:
         checked = check_proposal(text, quote, category)
         if isinstance(checked, str):
             return {"stored": False, "reason": checked}
+        if not self.writable:
+            raise ReadOnlyVault(f"the vault at {self.root} cannot be written (read-only); nothing was stored")
         mid = memory_id(checked.text)
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
         try:
@@ -316,7 +337,10 @@ class PersonaKit:
                 self.files.write(memory.name, old)
             self.history.unstage([path])
             raise
-        self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
+        try:
+            self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
+        except Exception:  # stored and committed: the next sync indexes it
+            log.exception("memories/%s is stored and committed, but could not be indexed yet", memory.name)
 
     # -- the owner's decisions ------------------------------------------------------------------------
     def resolve(self, ref: str) -> Memory:
@@ -340,10 +364,11 @@ class PersonaKit:
             raise UnknownMemory(f"memories/{hit.memory.name} is gone or unreadable; see 'personakit doctor'")
         return current
 
-    def decide(self, ref: str, state: str) -> tuple[Memory, bool]:
+    def decide(self, ref: str, state: State) -> tuple[Memory, bool]:
         """Set a memory's state; one commit. Returns the memory and whether anything changed."""
         if state not in STATES:
             raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
+        self._require_writable()
         with self.files.lock():
             memory = self.resolve(ref)
             raw = self.files.read(memory.name)
@@ -354,6 +379,7 @@ class PersonaKit:
             return replace(memory, state=state), True
 
     def forget(self, ref: str) -> Memory:
+        self._require_writable()
         with self.files.lock():
             memory = self.resolve(ref)
             self.files.remove(memory.name)
@@ -361,8 +387,16 @@ class PersonaKit:
             self._indexed(lambda: self.index.update([], [memory.name]))
             return memory
 
+    def _require_writable(self) -> None:
+        if not self.writable:
+            raise ReadOnlyVault(
+                f"the vault at {self.root} cannot be written (read-only); nothing was changed"
+            )
+
     # -- the read ledger ------------------------------------------------------------------------------
     def _ledger(self, host: str, question: str, ids: list[str], withheld: int) -> None:
+        if not self.writable:
+            return
         line = json.dumps(
             {"at": now(), "host": host, "question": question[:500], "ids": ids, "withheld": withheld}
         )
@@ -377,6 +411,10 @@ class PersonaKit:
 
 
 _VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}
+
+
+def _plain_name(name: str) -> bool:
+    return name.endswith(".md") and "/" not in name and "\0" not in name and not name.startswith(".")
 
 
 def _unique(matches: list[Match]) -> list[Match]:

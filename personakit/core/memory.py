@@ -75,8 +75,8 @@ def slug(text: str, most: int = 60) -> str:
 class Memory:
     id: str
     text: str
-    category: str
-    state: str  # the effective state: a missing or unknown one reads as "restricted"
+    category: Category
+    state: State  # the effective state: a missing or unknown one reads as "restricted"
     evidence: tuple[str, ...] = ()
     proposed_by: str = ""
     created: str = ""
@@ -122,13 +122,13 @@ def parse_memory(raw: str, name: str = "") -> Memory:
 
     problems: list[str] = []
     raw_state = meta.get("state")
-    state = raw_state if isinstance(raw_state, str) and raw_state in STATES else "restricted"
+    state: State = raw_state if isinstance(raw_state, str) and raw_state in STATES else "restricted"  # type: ignore[assignment]
     if state != raw_state:
         problems.append(f"state {raw_state!r} is not one of {', '.join(STATES)}: treated as restricted")
-    category = meta.get("category")
-    if category not in CATEGORIES:
-        problems.append(f"category {category!r} is not one of the seven: read as 'other'")
-        category = "other"
+    typed = meta.get("category")
+    category: Category = typed if typed in CATEGORIES else "other"  # type: ignore[assignment]
+    if category != typed:
+        problems.append(f"category {typed!r} is not one of the seven: read as 'other'")
     mid = meta.get("id")
     if not (isinstance(mid, str) and _ID.match(mid)):
         problems.append(f"id {mid!r} is not 'm_' and 12 hex digits: derived from the text instead")
@@ -146,7 +146,7 @@ def parse_memory(raw: str, name: str = "") -> Memory:
     return Memory(
         id=mid,
         text=text,
-        category=str(category),
+        category=category,
         state=state,
         evidence=tuple(q for q in quotes if q),
         proposed_by=clean(_as_text(meta.get("proposed_by"))),

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
 from personakit.core.credentials import looks_like_credential
-from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, clean
+from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category, clean
 
 Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]
 REASONS: tuple[str, ...] = get_args(Reason)
@@ -18,7 +18,7 @@ class Proposal:
 
     text: str
     quote: str
-    category: str
+    category: Category
 
 
 def shorten(text: str, most: int) -> str:
@@ -44,4 +44,6 @@ def check_proposal(text: str, quote: str, category: str) -> Proposal | Reason:
     if not quote:
         return "empty_quote"
     known = category.strip().lower() if isinstance(category, str) else ""
-    return Proposal(text, shorten(quote, MAX_QUOTE_STORED), known if known in CATEGORIES else "other")
+    return Proposal(
+        text, shorten(quote, MAX_QUOTE_STORED), cast(Category, known) if known in CATEGORIES else "other"
+    )

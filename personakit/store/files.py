@@ -9,6 +9,7 @@ fsync, rename), so a reader or a kill at any instant sees the whole old file or 
 
 from __future__ import annotations
 
+import builtins
 import errno
 import fcntl
 import os
@@ -72,6 +73,10 @@ class VaultFiles:
             )
         shutil.copytree(template_dir(), self.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__*"))
 
+    def writable(self) -> bool:
+        """Can this process change the vault? (False on a read-only mount or without permission.)"""
+        return all(os.access(p, os.W_OK) for p in (self.root, self.memories, self.state) if p.exists())
+
     def ensure_state_dir(self) -> Path:
         (self.state / "tmp").mkdir(parents=True, exist_ok=True)
         return self.state
@@ -106,7 +111,7 @@ class VaultFiles:
             return None
         return FileStat(st.st_mtime_ns, st.st_size)
 
-    def symlinks(self) -> list[str]:
+    def symlinks(self) -> builtins.list[str]:
         return sorted(p.name for p in self.memories.glob("*.md") if p.is_symlink())
 
     def read(self, name: str) -> str:

@@ -72,8 +72,14 @@ class History:
 
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
         """Commit the current content of paths (relative to the vault); None when nothing changed."""
-        self._run("add", "-A", "--", *paths)
-        return self.commit_staged(message, author)
+        try:
+            self._run("add", "-A", "--", *paths)
+            return self.commit_staged(message, author)
+        except GitCommandError as error:
+            said = (error.stderr or "").strip().splitlines()
+            raise PersonaKitError(
+                f"git could not record the change ({said[-1] if said else error})"
+            ) from None
 
     def commit_staged(self, message: str, author: tuple[str, str] | None = None) -> str | None:
         env = dict(self.owner_identity())

@@ -19,6 +19,7 @@ from threading import RLock
 from typing import Any
 
 from whoosh import fields, index, query, scoring
+from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
 from whoosh.searching import Searcher
 
 from personakit.core.memory import Memory
@@ -93,8 +94,8 @@ class Hit:
 
 
 class MemoryIndex:
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder  # None: kept in memory, for a vault that cannot be written
         self._lock = RLock()  # one searcher per process, shared by the server's worker threads
         self._ix: Any = None
         self._searcher: Searcher | None = None
@@ -103,9 +104,12 @@ class MemoryIndex:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
         with self._lock:
             self.close()
+            if self.folder is None:
+                self._ix = RamStorage().create_index(SCHEMA)
+                return True
             try:
-                if index.exists_in(str(self.folder)):
-                    ix = index.open_dir(str(self.folder))
+                if index.exists_in(str(self.folder)):  # type: ignore[attr-defined]
+                    ix = index.open_dir(str(self.folder))  # type: ignore[attr-defined]
                     if set(ix.schema.names()) == set(SCHEMA.names()):
                         self._ix = ix
                         return False
@@ -119,9 +123,12 @@ class MemoryIndex:
         """Throw the index away and start an empty one (the caller then fills it from the files)."""
         with self._lock:
             self.close()
+            if self.folder is None:
+                self._ix = RamStorage().create_index(SCHEMA)
+                return
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._ix = index.create_in(str(self.folder), SCHEMA)
+            self._ix = index.create_in(str(self.folder), SCHEMA)  # type: ignore[attr-defined]
 
     def close(self) -> None:
         with self._lock:
@@ -161,10 +168,14 @@ class MemoryIndex:
             writer.commit()
 
     # -- reading --------------------------------------------------------------------------------------
-    def stats(self) -> dict[str, FileStat]:
+    def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
+        """The stat each file (all, or the named ones) was indexed at."""
         with self._lock:
             s = self._fresh_searcher()
-            return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in s.all_stored_fields()}
+            docs = (
+                s.all_stored_fields() if names is None else filter(None, (s.document(name=n) for n in names))
+            )
+            return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in docs}
 
     def get(self, name: str) -> Hit | None:
         with self._lock:
