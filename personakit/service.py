@@ -110,7 +110,8 @@ class PersonaKit:
         """Open the index and bring it level with the files; with watch, keep it so."""
         if self.writable:
             self.files.ensure_state_dir()
-        fresh = self.index.open()
+        with self._mutating():  # several servers may start at once on a vault with no index yet
+            fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)
             self._watcher.start()
@@ -172,17 +173,22 @@ class PersonaKit:
         return self.files.lock() if self.writable else nullcontext()
 
     def _indexed(self, work: Callable[[], T]) -> T:
-        """Run an index operation; if the index is damaged (deleted, truncated), rebuild it and run it again."""
+        """Run an index operation; if the index is damaged (deleted, truncated), repair it and run it again.
+
+        Under the vault lock, the index is reopened first: another process may have repaired it already.
+        Only when it still fails is it thrown away and rebuilt from the files."""
         try:
             return work()
         except Exception as error:
-            log.warning(
-                "the index is damaged (%s: %s); rebuilding it from the files", type(error).__name__, error
-            )
-            with self.files.lock():
-                self.index.open_fresh()
-                self.sync(None)
-            return work()
+            log.warning("the index failed (%s: %s); repairing it from the files", type(error).__name__, error)
+        with self._mutating():
+            if not self.index.open():
+                try:
+                    return work()
+                except Exception:
+                    self.index.open_fresh()
+            self.sync(None)
+        return work()
 
     def _load(self, name: str, stat: FileStat) -> Memory | None:
         try:
