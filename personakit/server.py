@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -115,8 +115,7 @@ _running: list[PersonaKit] = []
 
 
 def _kit(ctx: Context) -> PersonaKit:
-    kit: PersonaKit = ctx.request_context.lifespan_context
-    return kit
+    return cast(PersonaKit, ctx.request_context.lifespan_context)
 
 
 def _host(ctx: Context) -> str:

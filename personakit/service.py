@@ -111,6 +111,8 @@ class PersonaKit:
         if self.writable:
             self.files.ensure_state_dir()
         with self._mutating():  # several servers may start at once on a vault with no index yet
+            if self.writable:
+                self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
             fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)

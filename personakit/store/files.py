@@ -81,6 +81,11 @@ class VaultFiles:
         (self.state / "tmp").mkdir(parents=True, exist_ok=True)
         return self.state
 
+    def clear_tmp(self) -> None:
+        """Remove temporary files a killed process left (call with the lock held)."""
+        for leftover in (self.state / "tmp").glob("write-*"):
+            leftover.unlink(missing_ok=True)
+
     def path(self, name: str) -> Path:
         """The path of a memory file; name must be a plain file name ending in .md."""
         if not name.endswith(".md") or "/" in name or "\\" in name or "\0" in name or name.startswith("."):

@@ -76,7 +76,12 @@ class History:
             self._run("add", "-A", "--", *paths)
             return self.commit_staged(message, author)
         except GitCommandError as error:
-            said = (error.stderr or "").strip().splitlines()
+            if "index.lock" in str(error):
+                raise PersonaKitError(
+                    "another git command is working in the vault (.git/index.lock exists); nothing was "
+                    "stored; try again when it has finished"
+                ) from None
+            said = [line for line in (error.stderr or "").strip().splitlines() if line.strip()]
             raise PersonaKitError(
                 f"git could not record the change ({said[-1] if said else error})"
             ) from None
@@ -110,16 +115,18 @@ class History:
         raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
 
     def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
-        for attempt in range(200):
+        """Run a git command; wait out another git's index.lock for up to 2 s, and clear a dead one's."""
+        deadline = time.monotonic() + 2.0
+        while True:
             try:
                 return str(getattr(self.git, command.replace("-", "_"))(*args, env=env))
             except GitCommandError as error:
-                if "index.lock" not in str(error) or attempt == 199:
+                if "index.lock" not in str(error) or time.monotonic() > deadline:
                     raise
                 if not self._git_running_here():
                     (self.root / ".git" / "index.lock").unlink(missing_ok=True)
-                time.sleep(0.01)
-        raise AssertionError("unreachable")
+                    log.info("removed a stale .git/index.lock left by a git process that is gone")
+                time.sleep(0.05)
 
     def _git_running_here(self) -> bool:
         """Is any git process working in this repository (so its index.lock is live)?"""

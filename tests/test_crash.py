@@ -1,0 +1,123 @@
+"""Crash safety: a server killed with SIGKILL at any instant leaves whole files, and keeps every proposal
+it answered `stored: true`. CI runs 15 kills; `PERSONAKIT_FULL=1` runs 100."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from git import Repo
+
+from conftest import server_command, server_env
+from personakit.core.memory import parse_memory
+from rawclient import RawServer
+
+FULL = os.environ.get("PERSONAKIT_FULL") == "1"
+KILLS = 100 if FULL else 15
+
+
+def assert_whole(vault: Path, stored: dict[str, str]) -> None:
+    """No partial or empty memory file; every proposal answered stored: true is on disk and committed."""
+    on_disk = {}
+    for path in (vault / "memories").glob("*.md"):
+        memory = parse_memory(path.read_text(encoding="utf-8"), path.name)  # raises on a partial file
+        on_disk[memory.id] = memory.text
+    assert [p.name for p in (vault / "memories").iterdir() if not p.name.endswith(".md")] in (
+        [],
+        [".gitkeep"],
+    )
+    missing = {i: t for i, t in stored.items() if on_disk.get(i) != t}
+    assert not missing, f"answered stored: true but lost: {missing}"
+    subjects = Repo(vault).git.log("--format=%s")
+    uncommitted = [i for i in stored if f"propose {i}:" not in subjects]
+    assert not uncommitted, f"answered stored: true but not committed: {uncommitted}"
+
+
+def test_sigkill_at_random_instants_loses_nothing(vault: Path) -> None:
+    rng = random.Random(20261130)
+    stored: dict[str, str] = {}
+    n = 0
+    kills_in_flight = 0
+    for round_ in range(KILLS):
+        if round_ % 10 == 9:  # now and then, kill it while it starts (index sync, hand-edit commits)
+            with subprocess.Popen(
+                [sys.executable, *server_command(vault)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=server_env(),
+            ) as proc:  # fmt: skip
+                time.sleep(rng.uniform(0.2, 1.2))
+                proc.kill()
+            assert_whole(vault, stored)
+            continue
+        server = RawServer(vault)
+        deadline = time.monotonic() + rng.uniform(0.01, 0.5)
+        try:
+            while True:
+                n += 1
+                text = f"Crash memory number {n}"
+                request = server.send("tools/call", {
+                    "name": "personakit_propose",
+                    "arguments": {"text": text, "quote": f"quote {n}", "category": "other"},
+                })  # fmt: skip
+                try:
+                    reply = server.receive(request, timeout=max(0.0005, deadline - time.monotonic()))
+                except TimeoutError:
+                    kills_in_flight += 1  # killed with this proposal somewhere between read and reply
+                    break
+                result = reply["result"]["structuredContent"]
+                assert result["stored"] is True, reply
+                stored[result["id"]] = text
+                if time.monotonic() > deadline:
+                    break
+        finally:
+            server.close(kill=True)
+        assert_whole(vault, stored)
+
+    assert len(stored) > KILLS  # the test really proposed between kills
+    assert kills_in_flight > KILLS // 3  # and really killed mid-proposal, often
+    # After the last kill: a new server repairs what a kill left (uncommitted files, stale locks, the index)
+    server = RawServer(vault)
+    try:
+        result = server.call("personakit_propose", text="After the storm", quote="calm now", category="other")
+        assert result["structuredContent"]["stored"] is True
+        for memory_id, text in list(stored.items())[-5:]:
+            read = server.call("personakit_read", question=text, limit=20)["structuredContent"]
+            assert memory_id in [m["id"] for m in read["memories"]]
+    finally:
+        assert server.close() == 0
+    repo = Repo(vault)
+    repo.git.fsck("--full", "--strict")
+    time.sleep(0.2)
+    assert not repo.is_dirty(untracked_files=True), repo.git.status()
+    assert not (vault / ".git" / "index.lock").exists()
+
+
+def test_stale_index_lock_is_removed_only_when_no_git_runs(vault: Path, tmp_path: Path) -> None:
+    lock = vault / ".git" / "index.lock"
+    fake_git = tmp_path / "bin" / "git"
+    fake_git.parent.mkdir()
+    shutil.copy("/bin/sleep", fake_git)  # a live process named git, working in the vault
+    lock.write_text("")
+    with subprocess.Popen([str(fake_git), "30"], cwd=vault) as live_git:
+        server = RawServer(vault)
+        try:
+            refused = server.call(
+                "personakit_propose", text="Waits politely", quote="after you", category="other"
+            )
+            assert refused["isError"] is True
+            assert "index.lock" in refused["content"][0]["text"]
+            assert lock.exists()  # a live git's lock is never touched
+            assert list((vault / "memories").glob("*.md")) == []  # nothing half-stored
+            live_git.kill()
+            live_git.wait()
+            stored = server.call(
+                "personakit_propose", text="Waits politely", quote="after you", category="other"
+            )
+            assert stored["structuredContent"]["stored"] is True  # the owner is dead: its lock is cleared
+        finally:
+            server.close()
+    assert not lock.exists()
