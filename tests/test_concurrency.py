@@ -18,8 +18,9 @@ import anyio
 import pytest
 from git import Repo
 
-from conftest import call, connect, server_env
 from personakit.core.memory import memory_id, parse_memory
+
+from conftest import call, connect, server_env
 
 FULL = os.environ.get("PERSONAKIT_FULL") == "1"
 SERVERS = 4

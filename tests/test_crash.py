@@ -13,8 +13,9 @@ from pathlib import Path
 
 from git import Repo
 
-from conftest import server_command, server_env
 from personakit.core.memory import parse_memory
+
+from conftest import server_command, server_env
 from rawclient import RawServer
 
 FULL = os.environ.get("PERSONAKIT_FULL") == "1"

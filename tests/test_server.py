@@ -14,11 +14,12 @@ from pathlib import Path
 import anyio
 import jsonschema
 import pytest
-from conftest import call, call_error, connect, server_command, server_env
 from git import Repo
 
 from personakit.core.memory import memory_id
 from personakit.core.reading import NOTE
+
+from conftest import call, call_error, connect, server_command, server_env
 
 pytestmark = pytest.mark.anyio
 
