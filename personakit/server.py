@@ -142,16 +142,20 @@ def _sentence(text: str) -> str:
 
 
 def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM: let a write in flight finish whole, then leave at once (no thread outlives the process)."""
+    """SIGTERM or Ctrl-C: let a write in flight finish whole (waiting 5 s at most), then leave at once.
+
+    os._exit ends every thread with the process; git children are only run while the vault lock is
+    held, so once close() has the lock, none is running."""
     for kit in list(_running):
         try:
-            kit.close()
+            kit.close(wait=5.0)
         except Exception:
-            pass
+            log.exception("could not close the vault cleanly; every write is atomic, so nothing is lost")
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(0 if signum == signal.SIGTERM else 128 + signum)
 
 
 def serve(vault: str | None, read_only: bool = False) -> None:
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, _terminate)
     build_server(vault, read_only).run("stdio")

@@ -69,7 +69,7 @@ def test_render_then_parse_round_trips() -> None:
 def test_set_state_changes_exactly_one_line() -> None:
     new = set_state(HAND_FORMATTED, "approved")
     diff = [(a, b) for a, b in zip(HAND_FORMATTED.splitlines(), new.splitlines(), strict=True) if a != b]
-    assert diff == [("state: unconfirmed   # review later", "state: approved")]
+    assert diff == [("state: unconfirmed   # review later", "state: approved   # review later")]
     assert parse_memory(new).state == "approved"
 
 

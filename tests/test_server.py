@@ -116,15 +116,15 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("how", ["stdin closes", "SIGTERM"])
-def test_exits_within_a_second(vault: Path, how: str) -> None:
+@pytest.mark.parametrize(("how", "status"), [("stdin closes", 0), ("SIGTERM", 0), ("SIGINT", 130)])
+def test_exits_within_a_second(vault: Path, how: str, status: int) -> None:
     with subprocess.Popen(
         [sys.executable, *server_command(vault)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, env=server_env(),
     ) as proc:  # fmt: skip
         took, code = _stop(proc, how)
     assert took < 1.0, f"took {took:.2f} s to exit"
-    assert code == 0
+    assert code == status
     assert _children(proc.pid) == []
 
 
@@ -133,8 +133,8 @@ def _stop(proc: subprocess.Popen[bytes], how: str) -> tuple[float, int]:
         _initialize_raw(proc)
         time.sleep(0.3)  # let the watcher and the start-up sync run
         started = time.monotonic()
-        if how == "SIGTERM":
-            proc.send_signal(signal.SIGTERM)
+        if how.startswith("SIG"):
+            proc.send_signal(getattr(signal, how))
         else:
             assert proc.stdin
             proc.stdin.close()
@@ -461,7 +461,16 @@ async def test_editor_saves_are_visible_within_a_second(vault: Path, how: str) -
             await eventually(session, "tea", lambda r: len(r["memories"]) == 1)
         await anyio.sleep(0.4)
     assert not Repo(vault).is_dirty(untracked_files=True)  # the hand edit was committed as the owner's
-    assert commits(vault)[0].endswith("(by hand)") or commits(vault)[0].startswith(("edit", "forget"))
+    made = commits(vault)
+    assert made[1] == "test setup"  # exactly one commit for the save
+    expected = {
+        "delete": "forget",
+        "rename": "rename",
+        "new file": "edit",
+        "in place": "edit",
+        "temp then rename": "edit",
+    }
+    assert made[0].startswith(expected[how]) and "by hand" in made[0]
 
 
 # -- item 7: results, schemas, annotations, instructions -------------------------------------------------

@@ -183,20 +183,31 @@ def _newline(lines: list[str]) -> str:
     return "\r\n" if lines[0].endswith("\r\n") else "\n"
 
 
-def set_state(raw: str, state: str) -> str:
-    """raw with its `state:` line (and only that line) saying state."""
-    if state not in STATES:
-        raise ValueError(f"unknown state {state!r}")
+def set_key(raw: str, key: str, value: str) -> str:
+    """raw with its top-level `key:` line (and only that line) saying value; a comment on it stays."""
     lines = raw.splitlines(keepends=True)
     end = _front_matter_end(lines)
     nl = _newline(lines)
     for i in range(1, end):
-        if re.match(r"state\s*:", lines[i]):
-            lines[i] = f"state: {state}{nl}"
+        if re.match(rf"{re.escape(key)}\s*:", lines[i]):
+            comment = re.search(r"\s+#.*$", lines[i].rstrip("\r\n"))
+            lines[i] = f"{key}: {value}{comment.group(0) if comment else ''}{nl}"
             break
     else:
-        lines.insert(end, f"state: {state}{nl}")
+        lines.insert(end, f"{key}: {value}{nl}")
     return "".join(lines)
+
+
+def set_state(raw: str, state: str) -> str:
+    if state not in STATES:
+        raise ValueError(f"unknown state {state!r}")
+    return set_key(raw, "state", state)
+
+
+def set_category(raw: str, category: str) -> str:
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}")
+    return set_key(raw, "category", category)
 
 
 def add_evidence(raw: str, quote: str) -> str:
