@@ -1,9 +1,9 @@
 """What can go wrong, as exceptions both front doors turn into sentences.
 
-    PersonaKitError        a problem the owner or an assistant can act on; the message says what to do
-     ├── VaultBusy         another process held the vault lock too long
-     ├── UnknownMemory     no memory has that id (or prefix), or more than one does
-     └── ReadOnlyVault     the vault cannot be written (read-only file system, full disk, permissions)
+PersonaKitError        a problem the owner or an assistant can act on; the message says what to do
+ ├── VaultBusy         another process held the vault lock too long
+ ├── UnknownMemory     no memory has that id (or prefix), or more than one does
+ └── ReadOnlyVault     the vault cannot be written (read-only file system, full disk, permissions)
 """
 
 

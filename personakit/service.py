@@ -14,19 +14,21 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NotRequired, TypeVar
+from typing import Any, NotRequired, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import (
+    CATEGORIES,
     STATES,
     VISIBLE_STATES,
+    Category,
     InvalidMemory,
     Memory,
     State,
@@ -35,6 +37,7 @@ from personakit.core.memory import (
     normalize,
     parse_memory,
     render_memory,
+    set_category,
     set_state,
     slug,
 )
@@ -124,11 +127,13 @@ class PersonaKit:
         else:
             self._sync_all_logged()
 
-    def close(self) -> None:
+    def close(self, wait: float = 30.0) -> None:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
-        with self._mutating():  # wait for a write in flight to finish whole
+        with (
+            self.files.lock(timeout=wait) if self.writable else nullcontext()
+        ):  # a write in flight ends whole
             self.index.close()
 
     def _sync_all_logged(self) -> None:
@@ -208,20 +213,20 @@ class PersonaKit:
         return memory
 
     def _commit_hand_edits(self, names: set[str] | None) -> None:
+        """Commit what someone else changed in memories/ as the owner's edit: one commit per memory."""
         if names is not None and not names:
             return
-        changed = self.history.changed("memories")
-        for path in sorted(changed):
+        gone: dict[str, Memory | None] = {}  # path -> the memory HEAD had there
+        edited: dict[str, Memory] = {}
+        for path in sorted(self.history.changed("memories")):
             name = path.removeprefix("memories/")
             if (names is not None and name not in names) or not _plain_name(name):
                 continue
             if name in self.broken:
                 continue  # an unreadable file is reported, never committed
-            stat = self.files.stat(name)
-            if stat is None:
-                old = self._committed_memory(path)
-                label = f"{old.id}: {old.text}" if old else name
-                self.history.commit([path], f"forget {label} (file deleted by hand)")
+            if self.files.stat(name) is None:
+                if not os.path.islink(self.files.memories / name):  # a link is never followed nor committed
+                    gone[path] = self._committed_memory(path)
                 continue
             memory = parse_memory(self.files.read(name), name)
             if looks_like_credential(memory.text) or any(looks_like_credential(q) for q in memory.evidence):
@@ -231,7 +236,20 @@ class PersonaKit:
                     name,
                 )
                 continue
-            self.history.commit([path], f"edit {memory.id}: {memory.text} (by hand)")
+            edited[path] = memory
+        for path, memory in edited.items():
+            renamed_from = next(
+                (p for p, old in gone.items() if old is not None and old.id == memory.id), None
+            )
+            if renamed_from is not None:  # a file renamed by hand: one commit, not a forget and an add
+                del gone[renamed_from]
+                label = f"rename {memory.id}: {memory.text} (by hand, was {renamed_from.removeprefix('memories/')})"
+                self.history.commit([renamed_from, path], label)
+            else:
+                self.history.commit([path], f"edit {memory.id}: {memory.text} (by hand)")
+        for path, old in gone.items():
+            label = f"{old.id}: {old.text}" if old else path.removeprefix("memories/")
+            self.history.commit([path], f"forget {label} (file deleted by hand)")
 
     def _committed_memory(self, path: str) -> Memory | None:
         try:
@@ -240,7 +258,7 @@ class PersonaKit:
             return None
 
     # -- the two tools --------------------------------------------------------------------------------
-    def read(self, question: str, limit: int = 7, host: str = "owner") -> ReadResult:
+    def read(self, question: str, limit: int = 7, host: str = "owner", record: bool = True) -> ReadResult:
         if len(question) > MAX_QUESTION:
             raise PersonaKitError(
                 f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
@@ -250,7 +268,7 @@ class PersonaKit:
         terms = words(question)
         withheld = self._indexed(lambda: self.index.count(terms, "restricted"))
         matches: list[Match] = []
-        for hit in self._indexed(lambda: self.index.search(terms, VISIBLE_STATES, limit + 10)):
+        for hit in self._candidates(terms, limit):
             memory = self._current(hit)
             if memory is None:
                 continue
@@ -265,8 +283,20 @@ class PersonaKit:
                 if memory is not None and memory.state == "approved":
                     approved.append(memory)
         result = compose(_unique(matches), approved, withheld, limit)
-        self._ledger(host, question, [m["id"] for m in result["memories"]], result["withheld"])
+        if record:  # the owner's own `personakit search` is not an assistant's read: kept out of the ledger
+            self._ledger(host, question, [m["id"] for m in result["memories"]], result["withheld"])
         return result
+
+    def _candidates(self, terms: list[str], limit: int) -> list[Hit]:
+        """The index's best matches: enough of them that a tie at the cut is broken by our rule
+        (approved first, then newest), not by the index's order. A few spare ones cover files whose
+        state changed on disk since they were indexed."""
+        window = limit + 10
+        while True:
+            hits = self._indexed(lambda w=window: self.index.search(terms, VISIBLE_STATES, w))
+            if len(hits) < window or window >= 1000 or hits[-1].score < hits[limit - 1].score:
+                return hits
+            window *= 4
 
     def _current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
@@ -416,6 +446,64 @@ class PersonaKit:
                 handle.write(line + "\n")
         except OSError as error:
             log.debug("the read ledger could not be written: %s", error)
+
+    # -- owner side (issue 3) -------------------------------------------------------------------------
+    def recategorize(self, ref: str, category: Category) -> tuple[Memory, bool]:
+        """Set a memory's category; one commit. Returns the memory and whether anything changed."""
+        if category not in CATEGORIES:
+            raise PersonaKitError(f"{category!r} is not a category; use one of {', '.join(CATEGORIES)}")
+        self._require_writable()
+        with self.files.lock():
+            memory = self.resolve(ref)
+            raw = self.files.read(memory.name)
+            new = set_category(raw, category)
+            if new == raw:
+                return memory, False
+            self._rewrite(memory, raw, new, f"categorize {memory.id}: {memory.text} (as {category})")
+            return replace(memory, category=category), True
+
+    def refresh_index(self) -> None:
+        """Open the index and bring it level with the files, committing nothing (for a vault mid-merge)."""
+        if self.writable:
+            self.files.ensure_state_dir()
+        with self._mutating():
+            self.index.open()
+            on_disk = self.files.list()
+            indexed = self._indexed(self.index.stats)
+            upserts = []
+            for name, stat in sorted(on_disk.items()):
+                if indexed.get(name) != stat and (memory := self._load(name, stat)) is not None:
+                    upserts.append((memory, stat))
+            deletes = [name for name in indexed if name not in on_disk or name in self.broken]
+            if upserts or deletes:
+                self._indexed(lambda: self.index.update(upserts, deletes))
+        self._synced.set()
+
+    def matching(self, question: str) -> list[tuple[Memory, list[str]]]:
+        """Every memory sharing a word with question, in any state, as its file says now, with the words."""
+        terms = words(question)
+        found = []
+        for hit in self._indexed(lambda: self.index.search(terms, STATES, None)):
+            memory = self._current(hit)
+            if memory is not None:
+                mine = set(words(" ".join((memory.text, *memory.evidence))))
+                found.append((memory, [t for t in terms if t in mine]))
+        return found
+
+    def reads(self) -> Iterator[dict[str, Any]]:
+        """The read ledger, oldest first: what each assistant asked and which memories it was given."""
+        for path in (self.files.state / "reads.1.jsonl", self.files.state / "reads.jsonl"):
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except FileNotFoundError:
+                continue
+            for line in lines:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a crash: the rest of the ledger still counts
+                if isinstance(entry, dict):
+                    yield entry
 
 
 _VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}

@@ -525,3 +525,21 @@ async def test_modern_stateless_client(vault: Path) -> None:
         assert stored.structured_content and stored.structured_content["stored"] is True
         read = await client.call_tool(READ, {"question": "tea"})
         assert read.structured_content and read.structured_content["memories"][0]["text"] == "Likes tea"
+
+
+async def test_a_tie_at_the_cut_is_broken_by_state_and_age_not_index_order(vault: Path) -> None:
+    # 30 memories share exactly the same words with the question; the approved, newest ones must win.
+    for i in range(30):
+        state = "approved" if i in (3, 17) else "unconfirmed"
+        write_memory(
+            vault,
+            f"t{i:02d}.md",
+            f"Tie memory zebra {chr(97 + i % 26)}{i}",
+            state,
+            created=f"2026-01-{i + 1:02d}T00:00:00Z",
+            evidence="[]",
+        )
+    commit_all(vault)
+    async with connect(vault) as session:
+        result = await call(session, READ, question="zebra", limit=3)
+    assert [m["text"].split()[-1] for m in result["memories"]] == ["r17", "d3", "d29"]

@@ -1,8 +1,8 @@
 """The rules of a read: overlap order, the approved fill, `withheld` and `note`.
 
 Input is what the index found, already checked against the files on disk; output is the result an
-assistant gets. Order: more distinct shared words first; then a finer score (BM25 over the same words,
-so rarer words weigh more); then approved before unconfirmed; then newest. When fewer than three memories
+assistant gets. Order: more distinct shared words first; then a finer score (the rarity of the shared
+words, a word found only in a quote counting three quarters); then approved before unconfirmed; then newest. When fewer than three memories
 match, approved memories that did not match fill the result up to three places, never past `limit`.
 """
 

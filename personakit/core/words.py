@@ -1,302 +1,236 @@
 """How text becomes words: the one definition behind "shares a word".
 
 The index's terms, the question's terms and every "which words matched" explanation come from `words()`,
-so a memory matches a question exactly when their word sets intersect. Words are Unicode letter-or-digit
-runs, NFKC-normalized and case-folded; English stop words (question words and the ways assistants refer
-to the owner included) are dropped; a light suffix stemmer makes "run", "runs" and "running" one word.
+so a memory matches a question exactly when their word sets intersect. Pure Python, no I/O.
+
+The steps, applied identically to a question and to a memory's text and quotes:
+
+1. NFKC-normalize and case-fold; a contraction's tail ('s, 'd, 'll, 're, 've, 'm, n't) is dropped.
+2. Words are runs of Unicode letters and digits. A single letter is not a word; a single digit is.
+3. Accents on Latin letters are ignored (Tomás = Tomas, café = cafe); other scripts are left as they are.
+4. Stop words are dropped: grammar words, question words, the ways an assistant refers to the owner,
+   and fillers (see `STOP_WORDS`).
+5. A light English stemmer: plurals, -ing, -ed, -ly, a final e, common irregular forms (ran = run,
+   children = child, built = build); British and American spellings meet (colour = color,
+   travelling = traveling, centre = center, organise = organize).
+6. A short table of words with the same meaning counts them as one word (`SAME_WORDS`: kid = child,
+   movie = film, ...).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Letters and digits in any script; apostrophes split words, and the pieces they leave are handled below.
 _WORD = re.compile(r"[^\W_]+")
 _CONTRACTION = re.compile(r"(?:['’](?:s|d|ll|re|ve|m)|n['’]t)\b", re.IGNORECASE)
 
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "also",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "done",
-        "down",
-        "during",
-        "each",
-        "either",
-        "else",
-        "ever",
-        "every",
-        "few",
-        "for",
-        "from",
-        "further",
-        "get",
-        "gets",
-        "got",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "let",
-        "lets",
-        "may",
-        "me",
-        "might",
-        "mine",
-        "more",
-        "most",
-        "much",
-        "must",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "often",
-        "on",
-        "once",
-        "one",
-        "only",
-        "or",
-        "other",
-        "others",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "per",
-        "please",
-        "quite",
-        "rather",
-        "really",
-        "same",
-        "shall",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "thus",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "upon",
-        "us",
-        "usually",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "whatever",
-        "when",
-        "whenever",
-        "where",
-        "wherever",
-        "whether",
-        "which",
-        "while",
-        "who",
-        "whoever",
-        "whom",
-        "whose",
-        "why",
-        "will",
-        "with",
-        "within",
-        "without",
-        "would",
-        "yes",
-        "yet",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "anything",
-        "something",
-        "everything",
-        "nothing",
-        "someone",
-        "anyone",
-        "everyone",
-        "thing",
-        "things",
-        "stuff",
-        "kind",
-        "sort",
-        "owner",
-        "owners",
-        "user",
-        "users",
-        "person",
-        "persons",
-        "people's",
-        "human",
-        "assistant",
-        "tell",
-        "know",
-        "known",
-        "remember",
-        "recall",
-    ]
+
+def _listed(*groups: str) -> frozenset[str]:
+    return frozenset(word for group in groups for word in group.split())
+
+
+def _forms(table: str) -> dict[str, str]:
+    """{form: word} from "word: form form; word: form" entries."""
+    pairs = (entry.split(":") for entry in table.split(";") if entry.strip())
+    return {form: word.strip() for word, forms in pairs for form in forms.split()}
+
+
+STOP_WORDS = _listed(
+    # grammar words
+    """
+    a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing done down during each either else every few for from
+    further had has have having he her here hers herself him himself his i if in into is it its itself
+    may me might mine more most much must my myself no nor not of off on once one only or other others our
+    ours ourselves out over own per quite rather same shall she should so some such than that the their
+    theirs them themselves then there these they this those through thus to too under until up upon us
+    very was we were will with within without would yes yet you your yours yourself yourselves
+    """,
+    # question words and the padding around them ("what kind of...", "how does the user feel about...")
+    """
+    what whatever when whenever where wherever whether which while who whoever whom whose why how many
+    ever often usually normally typically generally please tell tells told know knows knew known remember
+    remembers remembered recall recalls recalled think thinks feel feels let lets get gets got
+    """,
+    # vague nouns, and the ways an assistant refers to the owner
+    """
+    anything something everything nothing someone anyone everyone thing things stuff kind sort owner owners
+    user users person persons human assistant
+    """,
+    # fillers, frequent in casual quotes
+    """
+    just now really even still already actually basically maybe perhaps probably
+    """,
 )
 
-# Common irregular forms, mapped to the form the stemmer gives their base word.
-_IRREGULAR = {
-    "ran": "run",
-    "went": "go",
-    "gone": "go",
-    "ate": "eat",
-    "eaten": "eat",
-    "wrote": "writ",
-    "written": "writ",
-    "spoke": "speak",
-    "spoken": "speak",
-    "drank": "drink",
-    "drunk": "drink",
-    "children": "child",
-    "men": "man",
-    "women": "woman",
-    "mice": "mouse",
-    "feet": "foot",
-    "teeth": "tooth",
-    "bought": "buy",
-    "brought": "bring",
-    "thought": "think",
-    "taught": "teach",
-    "made": "mak",
-    "took": "tak",
-    "taken": "tak",
-    "gave": "giv",
-    "given": "giv",
-    "saw": "see",
-    "seen": "see",
-    "met": "meet",
-    "left": "leav",
-    "felt": "feel",
-    "kept": "keep",
-    "slept": "sleep",
-    "swam": "swim",
-    "swum": "swim",
-    "flew": "fly",
-    "flown": "fly",
-    "grew": "grow",
-    "grown": "grow",
-    "knew": "know",
-    "began": "begin",
-    "begun": "begin",
-    "sang": "sing",
-    "sung": "sing",
-    "rode": "rid",
-    "ridden": "rid",
-    "drove": "driv",
-    "driven": "driv",
-    "lived": "liv",
+# Irregular forms, mapped to the word whose stem they share. Forms that are also a different common word
+# are left out on purpose ("left", "rose", "fell", "ground", "lay", "bit", "wound").
+_IRREGULAR = _forms(
+    """
+    run: ran; eat: ate eaten; write: wrote written; speak: spoke spoken; drink: drank drunk;
+    take: took taken; give: gave given; see: saw seen; swim: swam swum; fly: flew flown; grow: grew grown;
+    begin: began begun; sing: sang sung; ride: rode ridden; drive: drove driven; choose: chose chosen;
+    break: broke broken; forget: forgot forgotten; wake: woke woken; wear: wore worn; throw: threw thrown;
+    steal: stole stolen; freeze: froze frozen; hide: hid hidden; shake: shook shaken; come: came;
+    become: became; make: made; meet: met; keep: kept; sleep: slept; mean: meant; buy: bought;
+    bring: brought; teach: taught; catch: caught; fight: fought; build: built; send: sent; spend: spent;
+    lend: lent; lose: lost; win: won; pay: paid; say: said; hear: heard; hold: held; sell: sold;
+    stand: stood; understand: understood; sit: sat; lead: led; feed: fed; hang: hung; stick: stuck;
+    learn: learnt; dream: dreamt; burn: burnt; spill: spilt; child: children; man: men; woman: women;
+    mouse: mice; foot: feet; tooth: teeth; goose: geese; wife: wives; knife: knives; half: halves;
+    shelf: shelves; wolf: wolves;
+    """
+)
+
+# Words the suffix rules would turn into a different word: "evening" is not "even" + -ing, nor "early"
+# "ear" + -ly, nor "apply" "app" + -ly. Their own inflections still meet them (applies, applied, applying).
+_KEEP = _listed(
+    """
+    evening news early family apply supply reply imply comply multiply ally rally belly jelly bully holy
+    silly july italy assembly butterfly anomaly monopoly
+    """
+)
+
+# Words with the same meaning, counted as one word: British and American vocabulary and spelling that the
+# rules in stem() do not already join, and a few everyday synonyms. Each variant counts as its canonical
+# word (the key). Kept short and general on purpose: a question should find what its plain words say.
+SAME_WORDS: dict[str, tuple[str, ...]] = {
+    # British and American vocabulary
+    "film": ("movie",),
+    "holiday": ("vacation",),
+    "coriander": ("cilantro",),
+    "courgette": ("zucchini",),
+    "aubergine": ("eggplant",),
+    "biscuit": ("cookie",),
+    "sweet": ("candy",),
+    "football": ("soccer",),
+    "rubbish": ("trash", "garbage"),
+    "lorry": ("truck",),
+    "nappy": ("diaper",),
+    "pram": ("stroller",),
+    "jumper": ("sweater",),
+    "petrol": ("gasoline",),
+    # British and American spelling of single words
+    "grey": ("gray",),
+    "licence": ("license",),
+    "defence": ("defense",),
+    "offence": ("offense",),
+    "practice": ("practise",),
+    "pyjamas": ("pajamas",),
+    "jewellery": ("jewelry",),
+    "aluminium": ("aluminum",),
+    "mould": ("mold",),
+    "moustache": ("mustache",),
+    "plough": ("plow",),
+    "doughnut": ("donut",),
+    "sceptic": ("skeptic",),
+    "ageing": ("aging",),
+    "cosy": ("cozy",),
+    # everyday words with the same meaning
+    "child": ("kid",),
+    "bike": ("bicycle", "cycle"),
+    "sick": ("ill",),
+    "mother": ("mum", "mom", "mommy"),
+    "father": ("dad", "daddy"),
+    "grandmother": ("grandma", "granny"),
+    "grandfather": ("grandpa", "granddad", "grandad"),
+    "phone": ("telephone", "cellphone", "smartphone"),
+    "tv": ("television",),
 }
-_VOWELS = set("aeiouy")
+
+_VOWELS = frozenset("aeiouy")
+_VOWEL_RUN = re.compile(r"[aeiouy]+")
+_OUR = re.compile(r"(?<=[a-z]{3})our")  # colour, favourite, neighbourhood; not four, hour, tour, flour
+_IZE = re.compile(r"(?<=[a-z]{4})([iy])z(?=$|ation|er$)")  # organiz(e), realization, analyz(e)
 
 
-def stem(word: str) -> str:
-    """A light English stemmer: plurals, -ing, -ed, -ly, a final e. Non-Latin words pass through."""
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    if len(word) <= 3 or not word.isascii() or not word.isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 4:
+def fold(token: str) -> str:
+    """The token without accents when it is written in Latin letters (Tomás -> tomas); otherwise as is."""
+    if token.isascii():
+        return token
+    bare = "".join(c for c in unicodedata.normalize("NFKD", token) if not unicodedata.combining(c))
+    return bare if bare.isascii() else token
+
+
+def _suffixes(word: str) -> str:
+    """Plurals, -ing, -ed, -ly and a final e come off; -ies, -ied and -ie end in y (flies, tried, movie)."""
+    if word.endswith(("ies", "ied")) and len(word) > 4:
         word = word[:-3] + "y"
     elif word.endswith("sses"):
         word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _KEEP:
         word = word[:-1]
+    if word in _KEEP:
+        return word
     for suffix in ("ingly", "edly", "ing", "ed", "ly"):
         base = word[: -len(suffix)]
         if word.endswith(suffix) and len(base) >= 3 and _VOWELS & set(base):
             word = base
-            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "flsz":
                 word = word[:-1]  # running -> run, stopped -> stop
             break
+    else:
+        if word.endswith("ie") and len(word) > 3:
+            return word[:-2] + "y"  # movie / movies, cookie / cookies
+        if word.endswith("e") and len(word) > 3:
+            word = word[:-1]  # make / making / makes -> mak
+            if word[-1] == word[-2] and word[-1] not in "flsz":
+                word = word[:-1]  # programme -> program
+        return word
     if word.endswith("e") and len(word) > 3:
-        word = word[:-1]  # make / making / makes -> mak
+        word = word[:-1]
     return word
+
+
+def _spelling(word: str) -> str:
+    """British and American spellings of a stem meet: -our/-or, -re/-er, -ise/-ize, -ll/-l, -ogue/-og."""
+    if "our" in word:
+        word = _OUR.sub("or", word)
+    if word.endswith(("tr", "br")) and len(word) >= 4:
+        word = word[:-1] + "er"  # centre, theatre, litre, fibre -> center, theater, liter, fiber
+    if "z" in word:
+        word = _IZE.sub(r"\1s", word)
+    if word.endswith("ll") and len(_VOWEL_RUN.findall(word)) >= 2:
+        word = word[:-1]  # travelling, cancelled, modelling, fulfill -> travel, cancel, model, fulfil
+    if word.endswith("ogu") and len(word) >= 6:
+        word = word[:-1]  # catalogue, dialogue -> catalog, dialog
+    return word
+
+
+def stem(word: str) -> str:
+    """A light English stemmer for one case-folded word; non-Latin words and words with digits pass as is."""
+    word = _IRREGULAR.get(word, word)
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    return _spelling(_suffixes(word))
+
+
+_SAME = {stem(variant): stem(word) for word, variants in SAME_WORDS.items() for variant in variants}
+
+
+@lru_cache(maxsize=65536)
+def _counted(token: str) -> str:
+    """The word a token counts as, or "" when it does not count."""
+    if len(token) == 1 and not token.isdigit():
+        return ""
+    token = fold(token)
+    if token in STOP_WORDS or _IRREGULAR.get(token) in STOP_WORDS:
+        return ""
+    word = stem(token)
+    return _SAME.get(word, word)
 
 
 def words(text: str) -> list[str]:
     """The distinct words of text, in order of first appearance, as the index and the rules count them."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = _CONTRACTION.sub(" ", text)
+    if "'" in text or "’" in text:
+        text = _CONTRACTION.sub(" ", text)
     seen: dict[str, None] = {}
     for token in _WORD.findall(text):
-        if token in STOP_WORDS or (len(token) == 1 and not token.isdigit()):
-            continue
-        seen.setdefault(stem(token), None)
+        word = _counted(token)
+        if word:
+            seen[word] = None
     return list(seen)

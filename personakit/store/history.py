@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from git import Git, GitCommandError
@@ -32,20 +33,22 @@ class History:
 
     # -- setting up ---------------------------------------------------------------------------------
     def init(self) -> str | None:
-        """Make root a repository with a first commit. Returns a sentence when a fallback identity was set."""
+        """Make root a repository with a first commit. Returns a sentence when the owner has no git identity.
+
+        The fallback identity is given to each commit, never written into the vault's config, so an
+        identity the owner sets later (globally or in the vault) takes over at once."""
         said = None
         if not (self.root / ".git").exists():
             self.git.init("-q", "-b", "main")
         if not self._configured():
-            self.git.config("user.name", FALLBACK_NAME)
-            self.git.config("user.email", FALLBACK_EMAIL)
             said = (
-                f"This machine has no git identity, so the vault's commits are signed "
-                f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'. Set yours with: git -C {self.root} config user.name NAME"
+                f"This machine has no git identity, so the vault's commits are made as "
+                f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'. To use yours: "
+                f"git -C {self.root} config user.name 'Your Name' && "
+                f"git -C {self.root} config user.email you@example.com"
             )
         self.git.add("-A", "--", ".")
-        if not self.head():
-            self.commit_staged("Create the PersonaKit vault")
+        self.commit_staged("Create the PersonaKit vault")  # also in a repository that had commits
         return said
 
     def _configured(self) -> bool:
@@ -131,6 +134,11 @@ class History:
     def _git_running_here(self) -> bool:
         """Is any git process working in this repository (so its index.lock is live)?"""
         me = str(self.root)
+        if not os.path.isdir("/proc"):  # no process table to read (macOS): trust only a lock's age
+            try:
+                return time.time() - (self.root / ".git" / "index.lock").stat().st_mtime < 600
+            except FileNotFoundError:
+                return False
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
@@ -176,3 +184,71 @@ class History:
 
     def log(self, *args: str) -> str:
         return self._run("log", *args)
+
+    # -- questions the owner asks (issue 3) ---------------------------------------------------------
+    def commits(self, *args: str) -> list[Commit]:
+        """Commits `git log args` names, newest first (e.g. `"--follow", "--", path` or `"--", "memories"`)."""
+        if not self.head():
+            return []
+        out = self._run("log", f"--format={_LOG_FORMAT}", *args)
+        found = []
+        for record in out.split("\x1e"):
+            parts = record.strip("\n").split("\x1f")
+            if len(parts) == 5:
+                found.append(Commit(*parts))
+        return found
+
+    def trouble(self) -> str | None:
+        """A sentence when the repository is in the middle of a merge, rebase, cherry-pick or revert."""
+        git_dir = Path(self._run("rev-parse", "--absolute-git-dir").strip())
+        doing = next((found for found in _IN_PROGRESS if (git_dir / found[0]).exists()), None)
+        if doing is None and self._run("ls-files", "--unmerged").strip():
+            doing = _IN_PROGRESS[0]
+        if doing is None:
+            return None
+        _, what, verb = doing
+        return (
+            f"the vault's git repository is in the middle of {what}; finish it (resolve the conflicts and "
+            f"commit with git) or abandon it (git -C {self.root} {verb} --abort), then try again"
+        )
+
+    def detached(self) -> bool:
+        """True when HEAD is not on a branch (commits still land, but no branch keeps them)."""
+        try:
+            self.git.symbolic_ref("-q", "HEAD")
+            return False
+        except GitCommandError:
+            return True
+
+    def identity(self) -> tuple[str, str] | None:
+        """The name and email the owner's commits are signed with, when git config has them."""
+        if not self._configured():
+            return None
+        return self.git.config("user.name").strip(), self.git.config("user.email").strip()
+
+    def ignored(self, path: str) -> bool:
+        """Does .gitignore keep path (relative to the vault) out of git?"""
+        try:
+            self.git.check_ignore("-q", "--", path)
+            return True
+        except GitCommandError:
+            return False
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    author: str
+    email: str
+    date: str  # ISO 8601 with the author's offset
+    subject: str
+
+
+_LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"
+_IN_PROGRESS = (  # (marker in .git, what is going on, the git command that abandons it)
+    ("MERGE_HEAD", "a merge", "merge"),
+    ("rebase-merge", "a rebase", "rebase"),
+    ("rebase-apply", "a rebase", "rebase"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick"),
+    ("REVERT_HEAD", "a revert", "revert"),
+)

@@ -2,16 +2,21 @@
 
 One document per memory file, keyed by file name, holding the file's parsed memory and the stat it was
 read at (so an unchanged file is never parsed twice). The `words` field holds `core.words.words()` of the
-text and the quotes, so the index and the rules agree on what a word is. Scoring is 1 per distinct
-query word a memory has, plus a BM25 fraction that sums to less than 1 over all query words: the integer
-part is the overlap count the contract ranks by, the fraction breaks its ties.
+text and of the quotes, so the index and the rules agree on what a word is: a word of the text is written
+twice and a word found only in the quotes once, so a term's weight says where the memory has it.
 
-The index lives in `.personakit/index` and can always be deleted: it is rebuilt from the files.
-"""
+Scoring is 1 per distinct query word a memory has, plus a fraction that sums to less than 1 over all
+query words: the integer part is the overlap count the contract ranks by, the fraction breaks its ties.
+Each shared word adds its rarity in the vault (idf over the maximum idf), three quarters of it when the
+memory has the word only in a quote: among memories sharing as many words, the one sharing rarer words,
+in its text rather than its quotes, comes first. Memory length plays no part.
+
+The index lives in `.personakit/index` and can always be deleted: it is rebuilt from the files."""
 
 from __future__ import annotations
 
 import logging
+import math
 import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -41,21 +46,36 @@ SCHEMA = fields.Schema(
     problems=fields.STORED,
     mtime_ns=fields.STORED,
     size=fields.STORED,
+    # Never written: names the version of the word rules, so that open() rebuilds an index whose words
+    # were counted by other rules (open() compares the schema's field names). Bump it when they change.
+    words_rules_2=fields.STORED,
 )
 MAX_QUERY_WORDS = 64
+TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
+QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
+
+
+def indexed_words(text: str, quotes: Iterable[str]) -> str:
+    """A memory's `words` field: its text's words TEXT_WEIGHT times, then the words only its quotes have."""
+    own = words(text)
+    seen = set(own)
+    quoted = [w for w in words(" ".join(quotes)) if w not in seen]
+    return " ".join(own * TEXT_WEIGHT + quoted)
 
 
 class OverlapScorer(scoring.BaseScorer):
-    def __init__(self, bm25: scoring.BaseScorer, share: float) -> None:
-        self.bm25 = bm25
+    """1 for the word, plus share x its rarity (x QUOTE_SHARE when the memory has it only in a quote)."""
+
+    def __init__(self, rarity: float, share: float) -> None:
+        self.rarity = rarity  # in (0, 1)
         self.share = share  # below 1 / (number of query words), so fractions never add up to a whole word
 
     def supports_block_quality(self) -> bool:
         return True
 
     def score(self, matcher: Any) -> float:
-        fine = self.bm25.score(matcher)
-        return 1.0 + self.share * fine / (fine + 1.0)
+        where = 1.0 if matcher.weight() >= TEXT_WEIGHT else QUOTE_SHARE
+        return 1.0 + self.share * self.rarity * where
 
     def max_quality(self) -> float:
         return 1.0 + self.share
@@ -65,14 +85,18 @@ class OverlapScorer(scoring.BaseScorer):
 
 
 class Overlap(scoring.WeightingModel):
-    """Scores a memory by the number of distinct query words it holds, with BM25 as the fraction."""
+    """Scores a memory by the number of distinct query words it holds, with their rarity as the fraction."""
 
     def __init__(self) -> None:
         self.share = 1.0 / (MAX_QUERY_WORDS + 1)
-        self.bm25 = scoring.BM25F()
 
     def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> scoring.BaseScorer:
-        return OverlapScorer(self.bm25.scorer(searcher, fieldname, text, qf), self.share)
+        parent = searcher.get_parent()
+        documents = max(parent.doc_count_all(), 1)
+        having = parent.doc_frequency(fieldname, text)
+        # idf as Whoosh computes it, over its largest possible value (a word only one memory has)
+        rarity = (math.log(documents / (having + 1)) + 1.0) / (math.log(documents) + 1.0)
+        return OverlapScorer(min(max(rarity, 0.0), 0.999), self.share)
 
 
 def _memory(doc: dict[str, Any]) -> Memory:
@@ -84,11 +108,12 @@ def _memory(doc: dict[str, Any]) -> Memory:
 
 
 class Hit:
-    __slots__ = ("fine", "memory", "shared", "stat")
+    __slots__ = ("fine", "memory", "score", "shared", "stat")
 
     def __init__(self, doc: dict[str, Any], score: float = 0.0) -> None:
         self.memory = _memory(doc)
         self.stat = FileStat(doc["mtime_ns"], doc["size"])
+        self.score = score
         self.shared = int(score + 1e-9)
         self.fine = max(0.0, score - self.shared)
 
@@ -155,10 +180,10 @@ class MemoryIndex:
                 for name in deletes:
                     writer.delete_by_term("name", name)
                 for memory, stat in upserts:
-                    terms = words(" ".join((memory.text, *memory.evidence)))
                     writer.update_document(
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
-                        created=memory.created, words=" ".join(terms), text=memory.text,
+                        created=memory.created, words=indexed_words(memory.text, memory.evidence),
+                        text=memory.text,
                         evidence=list(memory.evidence), proposed_by=memory.proposed_by,
                         problems=list(memory.problems), mtime_ns=stat.mtime_ns, size=stat.size,
                     )  # fmt: skip

@@ -1,0 +1,238 @@
+"""The owner's audit trail: what happened to each memory (git) and what assistants read (the ledger).
+
+Git is the log of changes. Every commit PersonaKit makes names its memory in the subject, in one
+convention: `propose m_x: text`, `evidence for m_x: text`, `approve|reject|restrict m_x: text`,
+`categorize m_x: text (as tools)`, `edit m_x: text (by hand)`, `rename m_x: text (by hand, was a.md)`,
+`forget m_x: text`. An assistant's commits are authored `<host> (assistant)`, the owner's by their git
+identity. Commits made by hand with git keep their own subject and are shown as they are.
+
+The read ledger (`.personakit/reads.jsonl`) is the log of reads: one line per `personakit_read`, never
+in git and never sent anywhere. The owner's own `personakit search` is not recorded in it.
+
+This module only reads and formats; the CLI prints what it returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from personakit.core.memory import Memory
+from personakit.core.reading import ReadResult
+from personakit.core.words import words
+from personakit.errors import PersonaKitError
+from personakit.service import PersonaKit
+from personakit.store.history import Commit
+
+_SUBJECT = re.compile(r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12}): (?P<text>.*)$", re.S)
+_DONE = {
+    "propose": "proposed",
+    "evidence": "added evidence",
+    "approve": "approved",
+    "reject": "rejected",
+    "restrict": "restricted",
+    "unconfirm": "marked unconfirmed",
+    "categorize": "changed category",
+    "edit": "edited by hand",
+    "rename": "renamed by hand",
+    "forget": "forgot",
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One commit, read through the message convention."""
+
+    when: datetime
+    who: str
+    what: str  # "proposed", "approved", "edited by hand", ..., or "commit" for one made by hand with git
+    memory_id: str | None
+    subject: str
+    sha: str
+
+
+def event(commit: Commit) -> Event:
+    found = _SUBJECT.match(commit.subject)
+    what, mid = "commit", None
+    if found and found["verb"] in _DONE:
+        what, mid = _DONE[found["verb"]], found["id"]
+        if found["verb"] == "forget" and commit.subject.endswith("(file deleted by hand)"):
+            what = "deleted by hand"
+    return Event(_when(commit.date), commit.author, what, mid, commit.subject, commit.sha)
+
+
+def _when(iso: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def local(moment: datetime | str) -> str:
+    """A moment as the owner reads it: local time, to the minute."""
+    if isinstance(moment, str):
+        moment = _when(moment)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def parse_since(text: str | None) -> datetime | None:
+    """`7d`, `12h`, `2w`, `30m` ago, or a date (`2026-11-01`); None for None."""
+    if not text:
+        return None
+    found = re.fullmatch(r"\s*(\d+)\s*([mhdw])\s*", text)
+    if found:
+        unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[found[2]]
+        return datetime.now(UTC) - timedelta(**{unit: int(found[1])})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise PersonaKitError(
+            f"--since {text!r} is not a time; give an age such as 7d, 12h or 2w, or a date such as 2026-11-01"
+        ) from None
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+# -- the audit trail ----------------------------------------------------------------------------------
+def trail(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[Event]:
+    """Commits that touched memories/, newest first."""
+    args = [f"--since={since.isoformat()}"] if since else []
+    if limit:
+        args.append(f"--max-count={limit}")
+    return [event(c) for c in kit.history.commits(*args, "--", "memories")]
+
+
+def memory_history(kit: PersonaKit, memory: Memory) -> list[Event]:
+    """A memory's commits, oldest first: those of its file, and those naming its id under another name.
+
+    The file is followed through renames (`-M95%`: memory files look alike, and git's default 50% would
+    splice in the history of another memory). Commits that name the id catch the rest: a file deleted and
+    written again under another name, or a rename git cannot recognise because the text changed too."""
+    by_file = kit.history.commits("--follow", "-M95%", "--", f"memories/{memory.name}")
+    by_id = kit.history.commits("--fixed-strings", f"--grep={memory.id}", "--", "memories")
+    order = {c.sha: i for i, c in enumerate(by_id)} | {c.sha: i for i, c in enumerate(by_file)}
+    union = {c.sha: c for c in (*by_id, *by_file)}.values()
+    events = sorted((event(c) for c in union), key=lambda e: (e.when, -order[e.sha]))
+    return events
+
+
+def format_event(e: Event) -> str:
+    """One line of the trail: when, who, and the commit's subject (which names the memory)."""
+    return f"{local(e.when)}  {e.who:<28} {e.subject}"
+
+
+# -- the read ledger ----------------------------------------------------------------------------------
+def reads(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """Ledger entries, newest first."""
+    found = []
+    for entry in kit.reads():
+        if since is None or _when(str(entry.get("at", ""))) >= since:
+            found.append(entry)
+    found.reverse()
+    return found[:limit] if limit else found
+
+
+def last_read(kit: PersonaKit, memory_id: str) -> dict[str, Any] | None:
+    last = None
+    for entry in kit.reads():
+        if memory_id in (entry.get("ids") or ()):
+            last = entry
+    return last
+
+
+def format_read(entry: dict[str, Any]) -> str:
+    ids = entry.get("ids") or []
+    given = ", ".join(ids) if ids else "nothing"
+    withheld = entry.get("withheld", 0)
+    return (
+        f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} asked {entry.get('question', '')!r}\n"
+        f"    given: {given}" + (f"; withheld: {withheld}" if withheld else "")
+    )
+
+
+# -- show -----------------------------------------------------------------------------------------------
+def describe(kit: PersonaKit, memory: Memory) -> list[str]:
+    """Everything the owner may want to know about one memory, as lines."""
+    lines = [
+        f"{memory.id}  {memory.state}  {memory.category}",
+        memory.text,
+        "",
+        f"file:      memories/{memory.name}",
+        f"proposed:  by {memory.proposed_by or 'unknown'}, {local(memory.created) if memory.created else 'unknown'}",
+        "evidence:" if memory.evidence else "evidence:  none",
+        *(f"  - {quote}" for quote in memory.evidence),
+    ]
+    if memory.problems:
+        lines += ["problems:", *(f"  - {p}" for p in memory.problems)]
+    lines += ["", "history (git, oldest first):"]
+    events = memory_history(kit, memory)
+    lines += [
+        f"  {local(e.when)}  {e.what:<18} {e.who}" + (f": {e.subject}" if e.what == "commit" else "")
+        for e in events
+    ] or ["  not committed yet"]
+    seen = last_read(kit, memory.id)
+    if seen:
+        lines.append(
+            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host', '?')}, "
+            f"asking {seen.get('question', '')!r}"
+        )
+    else:
+        lines.append("last read: never given to an assistant (as far as the read ledger remembers)")
+    return lines
+
+
+# -- search, for the owner's eyes -----------------------------------------------------------------------
+def explain(
+    question: str, result: ReadResult, matching: Iterable[tuple[Memory, list[str]]], limit: int
+) -> list[str]:
+    """Why each memory was returned or not: what the assistant's answer above does not say."""
+    returned = [m["id"] for m in result["memories"]]
+    spelled = _as_asked(question)
+    words_of: dict[str, list[str]] = {}
+    withheld, held_back = [], []
+    for memory, stems in matching:
+        shared = [spelled.get(stem, stem) for stem in stems]
+        if memory.id in returned:
+            words_of.setdefault(memory.id, shared)
+        elif memory.state == "restricted":
+            why = "restricted"
+            odd = [p for p in memory.problems if p.startswith("state ")]
+            if odd:
+                why = odd[0]
+            withheld.append(f"  {memory.id}  {why}: {memory.text!r} (shares: {', '.join(shared)})")
+        elif memory.state == "rejected":
+            held_back.append(f"  {memory.id}  rejected, so never returned: {memory.text!r}")
+        else:
+            held_back.append(
+                f"  {memory.id}  {memory.state}, ranked below the limit of {limit}: {memory.text!r} "
+                f"(shares: {', '.join(shared)})"
+            )
+    lines = ["", "For your eyes only (an assistant never sees this part):"]
+    if returned:
+        lines.append("returned:")
+        for mid in returned:
+            lines.append(
+                f"  {mid}  shares: {', '.join(words_of[mid])}"
+                if words_of.get(mid)
+                else f"  {mid}  shares no word: an approved memory filling an empty place"
+            )
+    else:
+        lines.append("returned: nothing")
+    lines.append(f"withheld ({len(withheld)}; counted, never shown):" if withheld else "withheld: nothing")
+    lines += withheld
+    if held_back:
+        lines.append("matched but not returned:")
+        lines += held_back
+    return lines
+
+
+def _as_asked(question: str) -> dict[str, str]:
+    """Each word of the question as the index counts it (stemmed, folded), mapped to how it was asked."""
+    spelled: dict[str, str] = {}
+    for token in re.findall(r"[\w'’-]+", question):
+        for stem in words(token):
+            spelled.setdefault(stem, token)
+    return spelled

@@ -1,0 +1,247 @@
+"""`personakit doctor`: every problem in a vault, each with its file and line and what to do about it.
+
+The doctor looks and never fixes. It opens the vault without the start-up sync that every other command
+runs (which would commit pending hand edits and bring the index level), so that what it reports is the
+vault as it is: files that cannot be read, unknown states or categories, duplicate ids, texts over 300
+characters, credential-shaped text typed by hand, symbolic links, changes not committed to git, an index
+out of step with the files, and a repository in the middle of a merge or on a detached HEAD.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+from personakit.core.credentials import looks_like_credential
+from personakit.core.memory import MAX_TEXT, InvalidMemory, Memory, parse_memory
+from personakit.service import PersonaKit
+from personakit.store.files import FileStat
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str  # "memories/name.md:LINE", "memories/name.md", "git" or "index"
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+@dataclass
+class Report:
+    root: str
+    memories: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth knowing, not wrong
+
+    def lines(self) -> list[str]:
+        out = [str(p) for p in self.problems] + [f"note: {n}" for n in self.notes]
+        count = len(self.problems)
+        if count:
+            out.append(
+                f"{count} problem{'s' if count != 1 else ''} in {self.root} ({self.memories} memories)"
+            )
+        else:
+            out.append(f"No problems in {self.root} ({self.memories} memories)")
+        return out
+
+
+def examine(vault: str | None) -> Report:
+    kit = PersonaKit(vault, create=False)
+    report = Report(str(kit.root))
+    on_disk = kit.files.list()
+    readable: dict[str, FileStat] = {}
+    held: set[str] = set()  # files a commit would refuse: unreadable, or holding a secret
+    by_id: dict[str, list[str]] = defaultdict(list)
+    for name, stat in sorted(on_disk.items()):
+        where = f"memories/{name}"
+        try:
+            raw = kit.files.read(name)
+            memory = parse_memory(raw, name)
+        except InvalidMemory as error:
+            report.problems.append(Problem(f"{where}:{error.line}" if error.line else where, str(error)))
+            held.add(where)
+            continue
+        except UnicodeError:
+            report.problems.append(
+                Problem(where, "is not UTF-8 text (a binary file?); move it out of memories/")
+            )
+            held.add(where)
+            continue
+        except OSError as error:
+            report.problems.append(Problem(where, f"cannot be read: {error.strerror or error}"))
+            held.add(where)
+            continue
+        readable[name] = stat
+        by_id[memory.id].append(name)
+        report.problems += _memory_problems(memory, raw)
+        if _secrets(memory):
+            held.add(where)
+            report.problems += _secret_problems(memory, raw)
+
+    for mid, names in sorted(by_id.items()):
+        if len(names) > 1:
+            files = " and ".join(f"memories/{n}" for n in names)
+            report.problems.append(
+                Problem(
+                    f"memories/{names[0]}",
+                    f"{files} have the same id ({mid}), so an assistant sees only one of them; delete the "
+                    "copy, or give it its own text and remove its id line",
+                )
+            )
+    for name in kit.files.symlinks():
+        held.add(f"memories/{name}")
+        report.problems.append(
+            Problem(
+                f"memories/{name}",
+                "is a symbolic link; PersonaKit never follows or commits one: replace it with the file itself",
+            )
+        )
+    report.memories = len(readable)
+    _git_problems(kit, report, held)
+    _index_problems(kit, report, readable)
+    report.problems.sort(key=_by_file)
+    return report
+
+
+def _by_file(problem: Problem) -> tuple[int, str, int]:
+    """Problems of memory files first, by file then line; then the vault's own."""
+    path, _, line = problem.where.partition(":")
+    return (0 if path.startswith("memories/") else 1, path, int(line) if line.isdigit() else 0)
+
+
+def _line_of(raw: str, key: str) -> int | None:
+    """The 1-based line of a front-matter key."""
+    for number, line in enumerate(raw.splitlines(), 1):
+        if number > 1 and line.rstrip() in ("---", "..."):
+            return None
+        if re.match(rf"{re.escape(key)}\s*:", line):
+            return number
+    return None
+
+
+def _body_line(raw: str) -> int | None:
+    lines = raw.splitlines()
+    for number in range(2, len(lines) + 1):
+        if lines[number - 1].rstrip() in ("---", "..."):
+            return number + 1
+    return None
+
+
+def _at(memory: Memory, line: int | None) -> str:
+    return f"memories/{memory.name}" + (f":{line}" if line else "")
+
+
+def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
+    found = []
+    for problem in memory.problems:
+        key = problem.split()[0]
+        line = _line_of(raw, key) if key in ("state", "category", "id", "evidence") else _body_line(raw)
+        advice = {
+            "state": "; set it to unconfirmed, approved, rejected or restricted",
+            "category": "; use communication, work-style, tools, preferences, background, constraints or other",
+            "id": "",
+            "evidence": "; write it as a list ('  - quote' lines)",
+        }.get(key, f"; shorten it to {MAX_TEXT} characters or fewer")
+        found.append(Problem(_at(memory, line), problem + advice))
+    return found
+
+
+def _secrets(memory: Memory) -> list[str]:
+    return [t for t in (memory.text, *memory.evidence) if looks_like_credential(t)]
+
+
+def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
+    found = []
+    if looks_like_credential(memory.text):
+        found.append(Problem(_at(memory, _body_line(raw)), "the text looks like a password, key or token"))
+    for quote in memory.evidence:
+        if looks_like_credential(quote):
+            probe = quote[:24]
+            line = next((n for n, text in enumerate(raw.splitlines(), 1) if probe in text), None)
+            found.append(Problem(_at(memory, line), "an evidence quote looks like a password, key or token"))
+    advice = (
+        "; remove it from the file. It is masked in anything served and PersonaKit does not commit the "
+        "file while it is there (if git already has it, docs/review.md says how to purge it)"
+    )
+    return [Problem(p.where, p.what + advice) for p in found]
+
+
+def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
+    trouble = kit.history.trouble()
+    if trouble:
+        report.problems.append(Problem("git", trouble))
+    if kit.history.detached():
+        report.problems.append(
+            Problem(
+                "git",
+                "HEAD is detached: decisions are committed, but no branch keeps them; "
+                f"put them on one with: git -C {kit.root} switch -c NAME (or switch back to your branch)",
+            )
+        )
+    identity = kit.history.identity()
+    if identity is None:
+        report.notes.append(
+            "this machine has no git identity, so decisions are made as 'PersonaKit'; set yours with "
+            "git config --global user.name 'Your Name' and git config --global user.email you@example.com"
+        )
+    if not kit.history.ignored(".personakit/reads.jsonl"):
+        report.problems.append(
+            Problem(
+                ".gitignore",
+                "no longer ignores .personakit/, so the read ledger and the index could be committed; "
+                "put the line '.personakit/' back",
+            )
+        )
+    symlinks = {f"memories/{name}" for name in kit.files.symlinks()}
+    for path in sorted(kit.history.changed(".")):
+        if path.startswith(".personakit/") or path in symlinks:
+            continue  # machine state; a link is reported as one
+        if path in held:
+            what = "is not committed to git, and will not be while the problem reported for it stands"
+        elif not os.path.lexists(kit.root / path):
+            what = (
+                "was deleted but the deletion is not committed; the next personakit command (or a running "
+                "server) commits it as your edit"
+            )
+        elif path.startswith("memories/") and path.endswith(".md"):
+            what = (
+                "has changes not committed to git; the next personakit command (or a running server) "
+                "commits them as your edit"
+            )
+        else:
+            what = f"has changes not committed to git; commit them with git -C {kit.root} commit"
+        report.problems.append(Problem(path, what))
+
+
+def _index_problems(kit: PersonaKit, report: Report, readable: dict[str, FileStat]) -> None:
+    if kit.index.folder is None:
+        return  # a vault that cannot be written: each process builds its index in memory
+    if not (kit.files.state / "index").is_dir():
+        report.notes.append("there is no search index yet; the next personakit command or server builds it")
+        return
+    with kit.files.lock() if kit.writable else nullcontext():
+        fresh = kit.index.open()
+        indexed = kit.index.stats()
+        kit.index.close()
+    if fresh:
+        report.problems.append(
+            Problem("index", "the search index could not be opened (damaged?); run personakit reindex")
+        )
+        return
+    behind = sorted(n for n, s in readable.items() if indexed.get(n) != s)
+    extra = sorted(n for n in indexed if n not in readable)
+    if behind or extra:
+        shown = ", ".join(f"memories/{n}" for n in (behind + extra)[:3])
+        more = len(behind) + len(extra) - 3
+        report.problems.append(
+            Problem(
+                "index",
+                f"is out of step with {len(behind) + len(extra)} file(s) ({shown}"
+                + (f" and {more} more" if more > 0 else "")
+                + "); the next personakit command brings it level, or run personakit reindex",
+            )
+        )
