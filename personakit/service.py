@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, NotRequired, TypeVar
 
@@ -291,12 +292,11 @@ class PersonaKit:
         """The index's best matches: enough of them that a tie at the cut is broken by our rule
         (approved first, then newest), not by the index's order. A few spare ones cover files whose
         state changed on disk since they were indexed."""
-        window = limit + 10
-        while True:
-            hits = self._indexed(lambda w=window: self.index.search(terms, VISIBLE_STATES, w))
-            if len(hits) < window or window >= 1000 or hits[-1].score < hits[limit - 1].score:
-                return hits
-            window *= 4
+        for window in (limit + 10, limit * 4 + 40, 250, 1000):
+            hits = self._indexed(partial(self.index.search, terms, VISIBLE_STATES, window))
+            if len(hits) < window or hits[-1].score < hits[limit - 1].score:
+                break
+        return hits
 
     def _current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
