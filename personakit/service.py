@@ -48,7 +48,7 @@ from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault, UnknownMemory
 from personakit.store.files import FileStat, VaultFiles, resolve_vault
 from personakit.store.history import History
-from personakit.store.index import Hit, MemoryIndex
+from personakit.store.index import ALL_WORDS_FIELDS, Hit, MemoryIndex
 from personakit.store.watcher import Watcher
 
 log = logging.getLogger("personakit")
@@ -267,7 +267,7 @@ class PersonaKit:
         self._synced.wait(timeout=600)
         limit = clamp_limit(limit)
         terms = words(question)
-        withheld = self._indexed(lambda: self.index.count(terms, "restricted"))
+        withheld = self._indexed(lambda: self.index.count_restricted(terms))
         matches: list[Match] = []
         for hit in self._candidates(terms, limit):
             memory = self._current(hit)
@@ -289,14 +289,9 @@ class PersonaKit:
         return result
 
     def _candidates(self, terms: list[str], limit: int) -> list[Hit]:
-        """The index's best matches: enough of them that a tie at the cut is broken by our rule
-        (approved first, then newest), not by the index's order. A few spare ones cover files whose
-        state changed on disk since they were indexed."""
-        for window in (limit + 10, limit * 4 + 40, 250, 1000):
-            hits = self._indexed(partial(self.index.search, terms, VISIBLE_STATES, window))
-            if len(hits) < window or hits[-1].score < hits[limit - 1].score:
-                break
-        return hits
+        """The index's best matches in the contract's order, with a few spare ones for files whose state
+        changed on disk since they were indexed."""
+        return self._indexed(partial(self.index.search, terms, limit + 10, cut=limit))
 
     def _current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
@@ -483,7 +478,7 @@ class PersonaKit:
         """Every memory sharing a word with question, in any state, as its file says now, with the words."""
         terms = words(question)
         found = []
-        for hit in self._indexed(lambda: self.index.search(terms, STATES, None)):
+        for hit in self._indexed(lambda: self.index.search(terms, None, ALL_WORDS_FIELDS)):
             memory = self._current(hit)
             if memory is not None:
                 mine = set(words(" ".join((memory.text, *memory.evidence))))

@@ -11,6 +11,11 @@ Each shared word adds its rarity in the vault (idf over the maximum idf), three 
 memory has the word only in a quote: among memories sharing as many words, the one sharing rarer words,
 in its text rather than its quotes, comes first. Memory length plays no part.
 
+Each memory's words go in the field of its state: `words` for the memories a read may return (approved,
+unconfirmed), `restricted_words` and `rejected_words` for the others. A read then needs no filter (which
+Whoosh would materialize over every visible document on each query), and counting `withheld` reads only
+the restricted memories' postings.
+
 The index lives in `.personakit/index` and can always be deleted: it is rebuilt from the files."""
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 from whoosh import fields, index, query, scoring
 from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
 from whoosh.searching import Searcher
+from whoosh.sorting import FieldFacet, MultiFacet, ScoreFacet
 
 from personakit.core.memory import Memory
 from personakit.core.words import words
@@ -36,10 +42,13 @@ log = logging.getLogger("personakit")
 SCHEMA = fields.Schema(
     name=fields.ID(stored=True, unique=True),
     id=fields.ID(stored=True),
-    state=fields.ID(stored=True),
+    state=fields.ID(stored=True, sortable=True),
     category=fields.ID(stored=True),
-    created=fields.ID(stored=True, sortable=True),
+    created=fields.ID(stored=True),
+    recency=fields.ID(sortable=True),  # `created` with its characters' order inverted: ascending = newest
     words=fields.KEYWORD(scorable=True),
+    restricted_words=fields.KEYWORD(scorable=True),
+    rejected_words=fields.KEYWORD(scorable=True),
     text=fields.STORED,
     evidence=fields.STORED,
     proposed_by=fields.STORED,
@@ -48,11 +57,23 @@ SCHEMA = fields.Schema(
     size=fields.STORED,
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
-    words_rules_2=fields.STORED,
+    words_rules_5=fields.STORED,
 )
 MAX_QUERY_WORDS = 64
+# The contract's order, done by Whoosh so that ties at the cut are broken right: score (shared words,
+# then the rarity fraction), then approved before unconfirmed (alphabetical), then the newest.
+# (Not FieldFacet("created", reverse=True): whoosh-ng looks each reversed key up in a list, O(n) a document.)
+READ_ORDER = MultiFacet([ScoreFacet(), FieldFacet("state"), FieldFacet("recency")])
+WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
+ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
 QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
+
+
+def recency(created: str) -> str:
+    """A key that sorts the newest `created` first (printable ASCII, as timestamps are, is mirrored),
+    and a memory with no date last."""
+    return "".join(chr(0x9E - ord(c)) if " " <= c <= "~" else c for c in created) or "\x7f"
 
 
 def indexed_words(text: str, quotes: Iterable[str]) -> str:
@@ -124,6 +145,7 @@ class MemoryIndex:
         self._lock = RLock()  # one searcher per process, shared by the server's worker threads
         self._ix: Any = None
         self._searcher: Searcher | None = None
+        self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -180,12 +202,14 @@ class MemoryIndex:
                 for name in deletes:
                     writer.delete_by_term("name", name)
                 for memory, stat in upserts:
+                    terms = {
+                        WORDS_FIELD.get(memory.state, "words"): indexed_words(memory.text, memory.evidence)
+                    }
                     writer.update_document(
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
-                        created=memory.created, words=indexed_words(memory.text, memory.evidence),
-                        text=memory.text,
-                        evidence=list(memory.evidence), proposed_by=memory.proposed_by,
-                        problems=list(memory.problems), mtime_ns=stat.mtime_ns, size=stat.size,
+                        created=memory.created, recency=recency(memory.created), text=memory.text, evidence=list(memory.evidence),
+                        proposed_by=memory.proposed_by, problems=list(memory.problems),
+                        mtime_ns=stat.mtime_ns, size=stat.size, **terms,
                     )  # fmt: skip
             except BaseException:
                 writer.cancel()
@@ -216,28 +240,46 @@ class MemoryIndex:
             docs = list(self._fresh_searcher().all_stored_fields())
         return (Hit(d) for d in docs)
 
-    def search(self, terms: list[str], states: tuple[str, ...], limit: int | None) -> list[Hit]:
-        """Memories in states sharing at least one of terms, best first (limit None: all of them)."""
+    def search(
+        self, terms: list[str], limit: int | None, fields: tuple[str, ...] = ("words",), cut: int = 0
+    ) -> list[Hit]:
+        """Memories sharing at least one of terms, best first (limit None: all of them). By default only
+        the ones a read may return; `fields=ALL_WORDS_FIELDS` for every state (the owner's search).
+
+        The first `cut` places are in the contract's exact order. Whoosh's plain top-N (fast: it skips
+        blocks that cannot win) breaks exact ties by index order, so when a tie runs past the end of
+        what it returned, the search is run again with Whoosh sorting by READ_ORDER (slower: it visits
+        every match)."""
         terms = terms[:MAX_QUERY_WORDS]
         if not terms:
             return []
-        q = query.Or([query.Term("words", t) for t in terms])
-        only = query.Or([query.Term("state", s) for s in states])
+        q = query.Or([query.Term(field, t) for field in fields for t in terms])
         with self._lock:
             s = self._fresh_searcher()
-            results = s.search(q, filter=only, limit=limit)
-            return [Hit(hit.fields(), hit.score) for hit in results]
+            hits = [Hit(hit.fields(), hit.score) for hit in s.search(q, limit=limit)]
+            tie_runs_past = (
+                cut and limit and len(hits) == limit and hits[-1].score == hits[min(cut, limit) - 1].score
+            )
+            if not tie_runs_past:
+                return sorted(
+                    hits, key=lambda h: (-h.score, h.memory.state != "approved", recency(h.memory.created))
+                )
+            return [Hit(hit.fields(), -hit.score[0]) for hit in s.search(q, limit=limit, sortedby=READ_ORDER)]
 
-    def count(self, terms: list[str], state: str) -> int:
+    def count_restricted(self, terms: list[str]) -> int:
+        """How many restricted memories share at least one of terms."""
         terms = terms[:MAX_QUERY_WORDS]
         if not terms:
             return 0
-        q = query.And([query.Or([query.Term("words", t) for t in terms]), query.Term("state", state)])
+        q = query.Or([query.Term("restricted_words", t) for t in terms])
         with self._lock:
             return len(self._fresh_searcher().search(q, limit=None, scored=False))
 
     def newest(self, state: str, limit: int) -> list[Hit]:
+        """The newest memories in state. Cached until the index changes: reads ask this often."""
         with self._lock:
             s = self._fresh_searcher()
-            results = s.search(query.Term("state", state), limit=limit, sortedby="created", reverse=True)
-            return [Hit(hit.fields()) for hit in results]
+            if self._newest[0] is not s or self._newest[1] != (state, limit):
+                results = s.search(query.Term("state", state), limit=limit, sortedby="recency")
+                self._newest = (s, (state, limit), [Hit(hit.fields()) for hit in results])
+            return list(self._newest[2])
