@@ -56,6 +56,11 @@ def _kit(args: argparse.Namespace, writes: bool = False) -> PersonaKit:
     return kit
 
 
+def _warn_broken(kit: PersonaKit) -> None:
+    if kit.broken:
+        _warn(f"{len(kit.broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
+
+
 def _warn(text: str) -> None:
     print(f"personakit: {text}", file=sys.stderr)
 
@@ -140,8 +145,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         if (args.state and m.state != args.state) or (args.category and m.category != args.category):
             continue
         print(f"{m.id}  {m.state:<11} {m.category:<14} {m.text}")
-    if kit.broken:
-        _warn(f"{len(kit.broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
+    _warn_broken(kit)
     return 0
 
 
@@ -224,8 +228,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         else:
             kit.sync(None)
     print(f"indexed {sum(1 for _ in kit.index.all())} memories")
-    if kit.broken:
-        _warn(f"{len(kit.broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
+    _warn_broken(kit)
     return 0
 
 

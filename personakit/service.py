@@ -16,7 +16,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -401,15 +400,23 @@ class PersonaKit:
         """Set a memory's state; one commit. Returns the memory and whether anything changed."""
         if state not in STATES:
             raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
+        return self._change(
+            ref, partial(set_state, state=state), lambda m: f"{_VERB[state]} {m.id}: {m.text}"
+        )
+
+    def _change(
+        self, ref: str, edit: Callable[[str], str], message: Callable[[Memory], str]
+    ) -> tuple[Memory, bool]:
+        """Apply an owner's one-line edit to a memory's file; one commit. The memory, and whether it changed."""
         self._require_writable()
         with self.files.lock():
             memory = self.resolve(ref)
             raw = self.files.read(memory.name)
-            new = set_state(raw, state)
+            new = edit(raw)
             if new == raw:
                 return memory, False
-            self._rewrite(memory, raw, new, f"{_VERB[state]} {memory.id}: {memory.text}")
-            return replace(memory, state=state), True
+            self._rewrite(memory, raw, new, message(memory))
+            return parse_memory(new, memory.name), True
 
     def forget(self, ref: str) -> Memory:
         self._require_writable()
@@ -447,15 +454,8 @@ class PersonaKit:
         """Set a memory's category; one commit. Returns the memory and whether anything changed."""
         if category not in CATEGORIES:
             raise PersonaKitError(f"{category!r} is not a category; use one of {', '.join(CATEGORIES)}")
-        self._require_writable()
-        with self.files.lock():
-            memory = self.resolve(ref)
-            raw = self.files.read(memory.name)
-            new = set_category(raw, category)
-            if new == raw:
-                return memory, False
-            self._rewrite(memory, raw, new, f"categorize {memory.id}: {memory.text} (as {category})")
-            return replace(memory, category=category), True
+        edit = partial(set_category, category=category)
+        return self._change(ref, edit, lambda m: f"categorize {m.id}: {m.text} (as {category})")
 
     def refresh_index(self) -> None:
         """Open the index and bring it level with the files, committing nothing (for a vault mid-merge)."""
