@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import cast
 
-from personakit.core.memory import CATEGORIES, Memory, memory_id, render_memory, slug
+from personakit.core.memory import CATEGORIES, Category, Memory, State, memory_id, render_memory, slug
 
 GENERATOR_VERSION = 1  # bump when the output changes, so cached vaults are rebuilt
 BENCH_DIR = Path(__file__).resolve().parent
@@ -337,8 +338,8 @@ def memories(n: int, seed: int = 1) -> Iterator[Memory]:
         names.add(name)
         created = start + timedelta(seconds=rng.randrange(span))
         yield Memory(
-            id=mid, text=draft.text, category=draft.category if draft.category in CATEGORIES else "other",
-            state=rng.choices(states, weights)[0], evidence=tuple(evidence), proposed_by=rng.choice(HOSTS),
+            id=mid, text=draft.text, category=cast(Category, draft.category if draft.category in CATEGORIES else "other"),
+            state=cast(State, rng.choices(states, weights)[0]), evidence=tuple(evidence), proposed_by=rng.choice(HOSTS),
             created=created.strftime("%Y-%m-%dT%H:%M:%SZ"), name=name,
         )  # fmt: skip
 

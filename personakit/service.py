@@ -131,9 +131,8 @@ class PersonaKit:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
-        with (
-            self.files.lock(timeout=wait) if self.writable else nullcontext()
-        ):  # a write in flight ends whole
+        in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
+        with in_flight:  # a write in flight ends whole before the index closes
             self.index.close()
 
     def _sync_all_logged(self) -> None:
@@ -218,7 +217,9 @@ class PersonaKit:
             return
         gone: dict[str, Memory | None] = {}  # path -> the memory HEAD had there
         edited: dict[str, Memory] = {}
-        for path in sorted(self.history.changed("memories")):
+        # Ask git about the touched files only: a status of the whole folder costs 0.5 s at 100k memories.
+        asked = ["memories"] if names is None else [f"memories/{n}" for n in sorted(names)]
+        for path in sorted(self.history.changed(*asked)):
             name = path.removeprefix("memories/")
             if (names is not None and name not in names) or not _plain_name(name):
                 continue
@@ -382,14 +383,15 @@ class PersonaKit:
         if ref.endswith(".md") and self.files.stat(ref):
             return parse_memory(self.files.read(ref), ref)
         wanted = ref if ref.startswith("m_") else "m_" + ref
-        found = {h.memory.id: h for h in self._indexed(self.index.all) if h.memory.id.startswith(wanted)}
+        found = {h.memory.id: h for h in self._indexed(lambda: self.index.by_id_prefix(wanted))}
         if not found:
             raise UnknownMemory(
                 f"no memory has an id starting with {ref!r}; 'personakit list' shows them all"
             )
         if len(found) > 1:
             shown = ", ".join(sorted(found)[:5])
-            raise UnknownMemory(f"{ref!r} names {len(found)} memories ({shown}); give more of the id")
+            many = f"{len(found)}{' or more' if len(found) >= 50 else ''}"
+            raise UnknownMemory(f"{ref!r} names {many} memories ({shown}); give more of the id")
         hit = next(iter(found.values()))
         current = self._current(hit)
         if current is None:

