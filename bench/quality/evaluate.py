@@ -105,11 +105,7 @@ def load_set(directory: str | Path = HERE) -> tuple[list[Memory], list[Question]
         if not memory["text"].strip() or len(memory["text"]) > 300:
             raise ValueError(f"memory {memory['key']}: text must be 1-300 characters")
         memories.append(memory)
-    keys = [m["key"] for m in memories]
-    duplicates = sorted(k for k, n in Counter(keys).items() if n > 1)
-    if duplicates:
-        raise ValueError(f"duplicate memory keys: {duplicates}")
-    known = set(keys)
+    known = _unique([m["key"] for m in memories], "memory keys")
 
     questions: list[Question] = []
     for row in _read_jsonl(folder / "questions.jsonl"):
@@ -130,11 +126,15 @@ def load_set(directory: str | Path = HERE) -> tuple[list[Memory], list[Question]
         if (question["kind"] == "unanswerable") != (not question["answers"]):
             raise ValueError(f"question {question['qid']}: only unanswerable questions have no answers")
         questions.append(question)
-    qids = [q["qid"] for q in questions]
-    duplicates = sorted(q for q, n in Counter(qids).items() if n > 1)
-    if duplicates:
-        raise ValueError(f"duplicate qids: {duplicates}")
+    _unique([q["qid"] for q in questions], "qids")
     return memories, questions
+
+
+def _unique(values: list[str], what: str) -> set[str]:
+    duplicates = sorted(v for v, n in Counter(values).items() if n > 1)
+    if duplicates:
+        raise ValueError(f"duplicate {what}: {duplicates}")
+    return set(values)
 
 
 # --------------------------------------------------------------------------------------------- metrics
