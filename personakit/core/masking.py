@@ -8,6 +8,7 @@ characters. Restricted and rejected memories never reach this module: `reading` 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
@@ -37,10 +38,17 @@ def mask(text: str) -> str:
 def present(memory: Memory) -> SharedMemory:
     if memory.state not in ("approved", "unconfirmed"):
         raise ValueError(f"{memory.id} is {memory.state}: it must never leave the process")
+    text, evidence = _masked(memory.text, memory.evidence[:MAX_QUOTES])
     return {
         "id": memory.id,
-        "text": mask(memory.text),
+        "text": text,
         "category": memory.category,
         "confirmed": memory.confirmed,
-        "evidence": [shorten(mask(q), MAX_QUOTE_CHARS) for q in memory.evidence[:MAX_QUOTES]],
+        "evidence": list(evidence),
     }
+
+
+@lru_cache(maxsize=4096)
+def _masked(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """Masking scans for dozens of credential shapes; the same memories are read again and again."""
+    return mask(text), tuple(shorten(mask(q), MAX_QUOTE_CHARS) for q in quotes)

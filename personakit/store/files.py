@@ -14,6 +14,7 @@ import errno
 import fcntl
 import os
 import shutil
+import stat
 import tempfile
 import threading
 import time
@@ -112,7 +113,7 @@ class VaultFiles:
             st = os.lstat(self.path(name))
         except FileNotFoundError:
             return None
-        if not os.path.isfile(self.path(name)) or os.path.islink(self.path(name)):
+        if not stat.S_ISREG(st.st_mode):  # a link (never followed), a folder, a device: not a memory
             return None
         return FileStat(st.st_mtime_ns, st.st_size)
 
