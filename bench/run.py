@@ -173,7 +173,10 @@ def peak_rss_mb(pid: int) -> float:
 async def connect(params: StdioServerParameters, log: Path) -> AsyncIterator[tuple[ClientSession, int]]:
     """A session with an initialized server, and the server's PID."""
     with open(log, "a", encoding="utf-8") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             yield session, server_pid([params.command, *params.args][1:])
 
@@ -182,7 +185,10 @@ async def cold_start(params: StdioServerParameters, log: Path) -> float:
     """Seconds from spawn to the tools/list reply (closing the server afterwards is not counted)."""
     with open(log, "a", encoding="utf-8") as errlog:
         start = time.perf_counter()
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             tools = await session.list_tools()
             elapsed = time.perf_counter() - start
@@ -324,7 +330,9 @@ async def measure_size(env: Env, plan: Plan, n: int, questions: list[str], say: 
             await wait_idle(pid)
             out[f"rss after {label}"] = peak_rss_mb(pid)
         out["rss"] = out["rss after saves"]
-        steps = ", ".join(f"after {p} {out['rss after ' + p]:.0f}" for p in ("start", "reads", "proposals", "saves"))
+        steps = ", ".join(
+            f"after {p} {out['rss after ' + p]:.0f}" for p in ("start", "reads", "proposals", "saves")
+        )
         say(f"server peak RSS (MB): {steps}")
     return out
 
@@ -444,7 +452,9 @@ def table(floor: dict[str, float], sizes: dict[int, dict[str, float]]) -> list[l
                 target, test = TARGETS[(n, row.key)]
                 met = "yes" if test(value, ratio) else "NO"
             ratio_text = "-" if math.isnan(ratio) else "inf" if math.isinf(ratio) else f"{ratio:.1f}x"
-            rows.append([f"{n:,}", row.label, shown(value, row.unit), shown(base, row.unit), ratio_text, target, met])
+            rows.append(
+                [f"{n:,}", row.label, shown(value, row.unit), shown(base, row.unit), ratio_text, target, met]
+            )
     return rows
 
 
@@ -467,7 +477,9 @@ def machine() -> str:
     try:
         git = ["git", "-C", str(BENCH.parent)]
         commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
-        dirty = subprocess.run([*git, "status", "--porcelain", "--", "personakit"], capture_output=True).stdout
+        dirty = subprocess.run(
+            [*git, "status", "--porcelain", "--", "personakit"], capture_output=True
+        ).stdout
         commit = commit.strip() + ("+changes" if dirty.strip() else "")
     except OSError:
         commit = "?"
@@ -510,7 +522,9 @@ async def run(plan: Plan, say: Say, stream: TextIO) -> int:
     stem = "results-smoke" if plan.smoke else "results-profiled" if plan.py_spy else "results"
     if stem == "results":
         (OUT / "results.md").write_text(f"# {header}\n\n{samples}\n\n{markdown(rows)}\n")
-    (OUT / f"{stem}.json").write_text(json.dumps({"machine": where, "floor": floor, "sizes": sizes}, indent=1) + "\n")
+    (OUT / f"{stem}.json").write_text(
+        json.dumps({"machine": where, "floor": floor, "sizes": sizes}, indent=1) + "\n"
+    )
     return 0
 
 
