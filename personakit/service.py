@@ -144,8 +144,9 @@ class PersonaKit:
             self._synced.set()
 
     # -- taking in changes ----------------------------------------------------------------------------
-    def sync(self, names: Iterable[str] | None = None) -> None:
-        """Take in changes to the named files (None: every file): index them and commit hand edits."""
+    def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
+        """Take in changes to the named files (None: every file): index them and (with commit) commit
+        hand edits."""
         with self._mutating():
             if names is None:
                 on_disk = self.files.list()
@@ -170,7 +171,7 @@ class PersonaKit:
                     deletes.append(name)
             if upserts or deletes:
                 self._indexed(lambda: self.index.update(upserts, deletes))
-            if self.writable:
+            if self.writable and commit:
                 # A full sync also commits changes another process wrote but could not commit (a kill).
                 self._commit_hand_edits(None if names is None else touched)
 
@@ -465,15 +466,7 @@ class PersonaKit:
             self.files.ensure_state_dir()
         with self._mutating():
             self.index.open()
-            on_disk = self.files.list()
-            indexed = self._indexed(self.index.stats)
-            upserts = []
-            for name, stat in sorted(on_disk.items()):
-                if indexed.get(name) != stat and (memory := self._load(name, stat)) is not None:
-                    upserts.append((memory, stat))
-            deletes = [name for name in indexed if name not in on_disk or name in self.broken]
-            if upserts or deletes:
-                self._indexed(lambda: self.index.update(upserts, deletes))
+            self.sync(None, commit=False)
         self._synced.set()
 
     def matching(self, question: str) -> list[tuple[Memory, list[str]]]:

@@ -44,13 +44,14 @@ def order_key(match: Match) -> tuple[int, float, int, str]:
         -match.shared,
         -match.fine,
         0 if match.memory.confirmed else 1,
-        _newest_first(match.memory.created),
+        recency(match.memory.created),
     )
 
 
-def _newest_first(created: str) -> str:
-    # Sorting ascending on the complemented characters puts the newest ISO timestamp first.
-    return "".join(chr(0x10FFFF - ord(c)) for c in created)
+def recency(created: str) -> str:
+    """A key that sorts the newest `created` first (printable ASCII, as timestamps are, is mirrored),
+    and a memory with no date last. The index sorts by the same key."""
+    return "".join(chr(0x9E - ord(c)) if " " <= c <= "~" else c for c in created) or "\x7f"
 
 
 def compose(matches: list[Match], approved: list[Memory], withheld: int, limit: int) -> ReadResult:

@@ -34,6 +34,7 @@ from whoosh.searching import Searcher
 from whoosh.sorting import FieldFacet, MultiFacet, ScoreFacet
 
 from personakit.core.memory import Memory
+from personakit.core.reading import recency
 from personakit.core.words import words
 from personakit.store.files import FileStat
 
@@ -68,12 +69,6 @@ WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
 QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
-
-
-def recency(created: str) -> str:
-    """A key that sorts the newest `created` first (printable ASCII, as timestamps are, is mirrored),
-    and a memory with no date last."""
-    return "".join(chr(0x9E - ord(c)) if " " <= c <= "~" else c for c in created) or "\x7f"
 
 
 def indexed_words(text: str, quotes: Iterable[str]) -> str:
@@ -226,11 +221,6 @@ class MemoryIndex:
             )
             return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in docs}
 
-    def get(self, name: str) -> Hit | None:
-        with self._lock:
-            doc = self._fresh_searcher().document(name=name)
-            return Hit(doc) if doc else None
-
     def by_id(self, memory_id: str) -> list[Hit]:
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
@@ -261,15 +251,18 @@ class MemoryIndex:
         q = query.Or([query.Term(field, t) for field in fields for t in terms])
         with self._lock:
             s = self._fresh_searcher()
-            hits = [Hit(hit.fields(), hit.score) for hit in s.search(q, limit=limit)]
+            found = list(s.search(q, limit=limit))
             tie_runs_past = (
-                cut and limit and len(hits) == limit and hits[-1].score == hits[min(cut, limit) - 1].score
+                cut and limit and len(found) == limit and found[-1].score == found[min(cut, limit) - 1].score
             )
-            if not tie_runs_past:
-                return sorted(
-                    hits, key=lambda h: (-h.score, h.memory.state != "approved", recency(h.memory.created))
-                )
-            return [Hit(hit.fields(), -hit.score[0]) for hit in s.search(q, limit=limit, sortedby=READ_ORDER)]
+            if tie_runs_past:  # checked on the scores alone, before any stored fields are loaded
+                return [
+                    Hit(hit.fields(), -hit.score[0]) for hit in s.search(q, limit=limit, sortedby=READ_ORDER)
+                ]
+            hits = [Hit(hit.fields(), hit.score) for hit in found]
+            return sorted(
+                hits, key=lambda h: (-h.score, h.memory.state != "approved", recency(h.memory.created))
+            )
 
     def count_restricted(self, terms: list[str]) -> int:
         """How many restricted memories share at least one of terms."""
