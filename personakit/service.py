@@ -292,7 +292,7 @@ class PersonaKit:
     def _candidates(self, terms: list[str], limit: int) -> list[Hit]:
         """The index's best matches in the contract's order, with a few spare ones for files whose state
         changed on disk since they were indexed."""
-        return self._indexed(partial(self.index.search, terms, limit + 10, cut=limit))
+        return self._indexed(partial(self.index.search, terms, limit + 10))
 
     def _current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
