@@ -491,6 +491,10 @@ async def test_tools_schemas_annotations_and_instructions(vault: Path) -> None:
         refused = await call(session, PROPOSE, text="", quote="", category="x")
         result = await call(session, READ, question="tea")
         assert propose.output_schema and read.output_schema
+        # written out in place: a client checks every result, and resolving `$ref`s cost it 1 ms a read
+        assert "$ref" not in json.dumps([read.output_schema, propose.output_schema])
+        memory = read.output_schema["properties"]["memories"]["items"]
+        assert memory["required"] == ["id", "text", "category", "confirmed", "evidence"]
         for value, schema in (
             (stored, propose.output_schema),
             (refused, propose.output_schema),
