@@ -15,6 +15,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from functools import partial
@@ -99,6 +100,7 @@ class PersonaKit:
             if said:
                 log.warning("%s", said)
         self.history = History(self.root)
+        self._git = ThreadPoolExecutor(max_workers=1, thread_name_prefix="personakit-git")
         self.writable = self.files.writable()
         # On a vault that cannot be written (a read-only mount), the index is built in memory.
         self.index = MemoryIndex(self.files.state / "index" if self.writable else None)
@@ -134,14 +136,19 @@ class PersonaKit:
         in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
         with in_flight:  # a write in flight ends whole before the index closes
             self.index.close()
+        self._git.shutdown()
 
     def _sync_all_logged(self) -> None:
         try:
-            self.sync(None)
-        except Exception:
-            log.exception("could not bring the index level with the files")
+            self._sync_logged(None, commit=True)
         finally:
             self._synced.set()
+
+    def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
+        try:
+            self.sync(names, commit)
+        except Exception:
+            log.exception("could not bring the index level with the files")
 
     # -- taking in changes ----------------------------------------------------------------------------
     def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
@@ -268,16 +275,23 @@ class PersonaKit:
         self._synced.wait(timeout=600)
         limit = clamp_limit(limit)
         terms = words(question)
-        withheld = self._indexed(lambda: self.index.count_restricted(terms))
-        matches: list[Match] = []
-        for hit in self._candidates(terms, limit):
-            memory = self._current(hit)
-            if memory is None:
-                continue
-            if memory.state in VISIBLE_STATES:
-                matches.append(Match(memory, hit.shared, hit.fine))
-            elif memory.state == "restricted":
-                withheld += 1  # restricted on disk since it was indexed
+        indexed_withheld = self._indexed(lambda: self.index.count_restricted(terms))
+        wanted = limit
+        while True:  # a few more candidates when files changed state on disk since they were indexed
+            hits = self._indexed(partial(self.index.search, terms, wanted))
+            matches: list[Match] = []
+            withheld = indexed_withheld
+            for hit in hits:
+                memory = self._current(hit)
+                if memory is None:
+                    continue
+                if memory.state in VISIBLE_STATES:
+                    matches.append(Match(memory, hit.shared, hit.fine))
+                elif memory.state == "restricted":
+                    withheld += 1  # restricted on disk since it was indexed
+            if len(matches) >= limit or len(hits) < wanted:
+                break
+            wanted += limit + 10
         approved: list[Memory] = []
         if len(matches) < 3:
             for hit in self._indexed(lambda: self.index.newest("approved", 3 + len(matches))):
@@ -288,11 +302,6 @@ class PersonaKit:
         if record:  # the owner's own `personakit search` is not an assistant's read: kept out of the ledger
             self._ledger(host, question, [m["id"] for m in result["memories"]], result["withheld"])
         return result
-
-    def _candidates(self, terms: list[str], limit: int) -> list[Hit]:
-        """The index's best matches in the contract's order, with a few spare ones for files whose state
-        changed on disk since they were indexed."""
-        return self._indexed(partial(self.index.search, terms, limit + 10))
 
     def _current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
@@ -359,22 +368,27 @@ class PersonaKit:
     def _rewrite(
         self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None
     ) -> None:
-        """Write a memory file, commit it and index it, all or nothing (the caller holds the lock)."""
+        """Write a memory file, commit it and index it, all or nothing (the caller holds the lock).
+
+        Git commits on a worker thread while this one indexes: the two are independent and each is about
+        half of a proposal's time, and git's own processes need no Python thread to run."""
         path = f"memories/{memory.name}"
         stat = self.files.write(memory.name, new)
+        committed = self._git.submit(self.history.commit, [path], message, author)
         try:
-            self.history.commit([path], message, author)
+            self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
+        except Exception:  # stored (once committed): the next sync indexes it
+            log.exception("memories/%s is stored, but could not be indexed yet", memory.name)
+        try:
+            committed.result()
         except BaseException:
             if old is None:
                 self.files.remove(memory.name)
             else:
                 self.files.write(memory.name, old)
             self.history.unstage([path])
+            self._sync_logged([memory.name], commit=False)  # the file's restored state, back into the index
             raise
-        try:
-            self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
-        except Exception:  # stored and committed: the next sync indexes it
-            log.exception("memories/%s is stored and committed, but could not be indexed yet", memory.name)
 
     # -- the owner's decisions ------------------------------------------------------------------------
     def resolve(self, ref: str) -> Memory:

@@ -122,3 +122,30 @@ def test_stale_index_lock_is_removed_only_when_no_git_runs(vault: Path, tmp_path
         finally:
             server.close()
     assert not lock.exists()
+
+
+def test_a_refused_commit_leaves_nothing_in_the_index(vault: Path, tmp_path: Path) -> None:
+    """The index takes a proposal in while git commits; when git refuses, the index lets it go again
+    (checked with no watcher running, so nothing else would repair it)."""
+    from personakit.errors import PersonaKitError
+    from personakit.service import PersonaKit
+
+    fake_git = tmp_path / "bin" / "git"
+    fake_git.parent.mkdir()
+    shutil.copy("/bin/sleep", fake_git)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        with subprocess.Popen([str(fake_git), "30"], cwd=vault) as live_git:
+            (vault / ".git" / "index.lock").write_text("")  # a live git's lock: never cleared
+            try:
+                kit.propose("Waits politely", "after you", "other")
+                raise AssertionError("the proposal was stored although git could not commit")
+            except PersonaKitError as error:
+                assert "index.lock" in str(error)
+            finally:
+                live_git.kill()
+        assert list(kit.index.all()) == []
+        assert kit.index.search(["polit"], 7) == kit.index.search(["wait"], 7) == []
+    finally:
+        kit.close()

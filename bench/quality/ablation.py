@@ -1,7 +1,7 @@
 """What each ranking rule buys: the labelled set ranked in process, with the rules switched on one by one.
 
 Uses PersonaKit's real index (`store.index.MemoryIndex`, in RAM) and the read's real order
-(`core.reading.order_key`, searching `limit + 10` and keeping `limit`, as `service.read` does), with
+(`MemoryIndex.search` and `core.reading.order_key`, as `service.read` does), with
 variants of `core.words.words()` and of the tie-break swapped in. No server, no git: about 1 s a row.
 The last cumulative row is the shipped rules; `run.py` measures those through the real server.
 
@@ -20,16 +20,15 @@ from contextlib import contextmanager
 from typing import Any
 
 from evaluate import SPLITS, Memory, Question, load_set, metrics, print_table
-from whoosh import scoring
 
 from personakit.core import words as rules
-from personakit.core.memory import VISIBLE_STATES
 from personakit.core.memory import Memory as VaultMemory
 from personakit.core.reading import Match, order_key
 from personakit.store import index as store
 from personakit.store.files import FileStat
 
 Words = Callable[[str], list[str]]
+Rarity = Callable[[int, int], float]
 
 
 def _stem_without_spellings(word: str) -> str:
@@ -67,59 +66,15 @@ def make_words(
     return words
 
 
-class _Flat(scoring.BaseScorer):
-    """1 per shared word and no fraction: ties go straight to approved-first, then newest."""
-
-    def supports_block_quality(self) -> bool:
-        return True
-
-    def score(self, matcher: Any) -> float:
-        return 1.0
-
-    def max_quality(self) -> float:
-        return 1.0
-
-    def block_quality(self, matcher: Any) -> float:
-        return 1.0
-
-
-class NoTieBreak(scoring.WeightingModel):
-    def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> scoring.BaseScorer:
-        return _Flat()
-
-
-class _Bm25Fraction(scoring.BaseScorer):
-    def __init__(self, bm25: scoring.BaseScorer, share: float) -> None:
-        self.bm25, self.share = bm25, share
-
-    def supports_block_quality(self) -> bool:
-        return True
-
-    def score(self, matcher: Any) -> float:
-        fine = self.bm25.score(matcher)
-        return 1.0 + self.share * fine / (fine + 1.0)
-
-    def max_quality(self) -> float:
-        return 1.0 + self.share
-
-    def block_quality(self, matcher: Any) -> float:
-        return 1.0 + self.share
-
-
-class Bm25TieBreak(scoring.WeightingModel):
-    """The tie-break before issue 6: BM25F (k1 1.2, b 0.75) over text and quotes alike, saturated."""
-
-    def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> scoring.BaseScorer:
-        share = 1.0 / (store.MAX_QUERY_WORDS + 1)
-        return _Bm25Fraction(scoring.BM25F().scorer(searcher, fieldname, text, qf), share)
+def no_rarity(having: int, documents: int) -> float:
+    """No tie-break fraction: ties among equal counts go straight to approved-first, then newest."""
+    return 0.0
 
 
 @contextmanager
-def patched(
-    words: Words, model: type[scoring.WeightingModel], text_weight: int, quote_share: float
-) -> Iterator[None]:
-    """Swap the index's words(), weighting model and tie-break constants for the duration."""
-    values = {"words": words, "Overlap": model, "TEXT_WEIGHT": text_weight, "QUOTE_SHARE": quote_share}
+def patched(words: Words, rarity: Rarity, text_weight: int, quote_share: float) -> Iterator[None]:
+    """Swap the index's words(), rarity and tie-break constants for the duration."""
+    values = {"words": words, "rarity": rarity, "TEXT_WEIGHT": text_weight, "QUOTE_SHARE": quote_share}
     saved = {name: getattr(store, name) for name in values}
     for name, value in values.items():
         setattr(store, name, value)
@@ -135,12 +90,12 @@ def rank(
     questions: Sequence[Question],
     words: Words = rules.words,
     quotes: bool = True,
-    model: type[scoring.WeightingModel] = store.Overlap,
+    rarity: Rarity = store.rarity,
     text_weight: int = store.TEXT_WEIGHT,
     quote_share: float = store.QUOTE_SHARE,
 ) -> dict[str, Any]:
     """metrics() of one variant: R@k from reads of limit 7, MRR from reads of limit 20, as run.py does."""
-    with patched(words, model, text_weight, quote_share):
+    with patched(words, rarity, text_weight, quote_share):
         index = store.MemoryIndex(None)
         index.open()
         index.update(
@@ -156,13 +111,10 @@ def rank(
         )  # fmt: skip
         ranked: dict[int, dict[str, list[str]]] = {7: {}, 20: {}}
         for q in questions:
-            hits = index.search(words(q["question"]), VISIBLE_STATES, 20 + 10)
             for limit in ranked:
-                found = (
-                    hits if limit == 20 else index.search(words(q["question"]), VISIBLE_STATES, limit + 10)
-                )
+                found = index.search(words(q["question"]), limit)
                 matches = sorted((Match(h.memory, h.shared, h.fine) for h in found), key=order_key)
-                ranked[limit][q["qid"]] = [m.memory.id for m in matches[:limit]]
+                ranked[limit][q["qid"]] = [m.memory.id for m in matches]
         index.close()
     at7, at20 = metrics(ranked[7], questions), metrics(ranked[20], questions)
     for split in at7:
@@ -205,10 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     stems = make_words(fold=False, same=False)
     folds = make_words(same=False)
     cumulative = [
-        ("words: tokens only, text only, no tie-break", rank(memories, questions, plain, False, NoTieBreak)),
-        ("+ stop words", rank(memories, questions, stops, False, NoTieBreak)),
-        ("+ stemming and spellings", rank(memories, questions, stems, False, NoTieBreak)),
-        ("+ quotes are memory words", rank(memories, questions, stems, True, NoTieBreak)),
+        ("words: tokens only, text only, no tie-break", rank(memories, questions, plain, False, no_rarity)),
+        ("+ stop words", rank(memories, questions, stops, False, no_rarity)),
+        ("+ stemming and spellings", rank(memories, questions, stems, False, no_rarity)),
+        ("+ quotes are memory words", rank(memories, questions, stems, True, no_rarity)),
         ("+ tie-break: rarity, text 1, quote 0.75", rank(memories, questions, stems)),
         ("+ accents ignored", rank(memories, questions, folds)),
         ("+ same-meaning table (= shipped)", rank(memories, questions, full)),
@@ -219,8 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("- stemming and spellings", rank(memories, questions, make_words(stem=False))),
         ("- quotes", rank(memories, questions, full, quotes=False)),
         ("- same-meaning table", cumulative[-2][1]),
-        ("tie-break: none (newest first)", rank(memories, questions, full, model=NoTieBreak)),
-        ("tie-break: BM25 as before", rank(memories, questions, full, model=Bm25TieBreak, text_weight=1)),
+        ("tie-break: none (newest first)", rank(memories, questions, full, rarity=no_rarity)),
         ("tie-break: rarity, quote = text", rank(memories, questions, full, quote_share=1.0)),
         ("tie-break: rarity, quote 0.5", rank(memories, questions, full, quote_share=0.5)),
     ]

@@ -39,13 +39,13 @@ def clamp_limit(limit: int) -> int:
     return max(1, min(MAX_LIMIT, limit))
 
 
-def order_key(match: Match) -> tuple[int, float, int, str]:
-    return (
-        -match.shared,
-        -match.fine,
-        0 if match.memory.confirmed else 1,
-        recency(match.memory.created),
-    )
+def order_key(match: Match) -> tuple[int, float, str]:
+    return (-match.shared, -match.fine, tie_break(match.memory.state, match.memory.created))
+
+
+def tie_break(state: str, created: str) -> str:
+    """The order among equal scores as one string, ascending: approved first, then the newest."""
+    return ("0" if state == "approved" else "1") + recency(created)
 
 
 def recency(created: str) -> str:
