@@ -33,7 +33,7 @@ from typing import cast
 
 from personakit.core.memory import CATEGORIES, Category, Memory, State, memory_id, render_memory, slug
 
-GENERATOR_VERSION = 1  # bump when the output changes, so cached vaults are rebuilt
+GENERATOR_VERSION = 2  # bump when the output changes, so cached vaults are rebuilt (2: split git index)
 BENCH_DIR = Path(__file__).resolve().parent
 OUT = BENCH_DIR / "out"
 VAULTS = OUT / "vaults"

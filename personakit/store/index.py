@@ -64,6 +64,7 @@ MAX_QUERY_WORDS = 64
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
+PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
 
 
@@ -166,7 +167,14 @@ class MemoryIndex:
             # Up to date, as nothing else writes the index meanwhile (the vault lock). Asking it whether a
             # file is indexed already spares a new file update_document(), which opens a reader of its own.
             indexed = self._fresh_searcher()
-            writer = self._ix.writer(timeout=30.0, delay=0.005)
+            upserts = list(upserts)
+            # A big batch (a first index, a reindex) is written as plain files, not one compound file:
+            # whoosh-ng copies a compound segment's whole terms table into memory for every reader
+            # (38 MB at 100k memories, again after each change). A small one stays compound: whoosh-ng
+            # takes a plain segment with an empty postings file for damage, and a segment of one memory
+            # has one (its postings are inlined in the terms table).
+            compound = len(upserts) < PLAIN_SEGMENT_FROM
+            writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound)
             try:
                 for name in deletes:
                     writer.delete_by_term("name", name)

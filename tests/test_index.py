@@ -1,0 +1,52 @@
+"""The Whoosh index on disk: segment files as whoosh-ng reads them back, and the contract's order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from personakit.core.memory import Memory
+from personakit.store.files import FileStat
+from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
+
+
+def memory(i: int, text: str, state: str = "unconfirmed", created: str = "2026-01-01T00:00:00Z") -> Memory:
+    return Memory(
+        id=f"m_{i:012x}", text=text, category="other", state=state, evidence=(f"quote {i}",),  # type: ignore[arg-type]
+        created=created, name=f"memory-{i}.md",
+    )  # fmt: skip
+
+
+def test_a_big_batch_is_written_as_plain_files_and_small_ones_still_open(tmp_path: Path) -> None:
+    """whoosh-ng copies a compound segment's terms into memory per reader, and rejects a plain segment
+    whose postings file is empty (a one-memory segment's is): both kinds must open again."""
+    folder = tmp_path / "index"
+    index = MemoryIndex(folder)
+    index.open()
+    batch = [(memory(i, f"likes tea number {i}"), FileStat(i, 10)) for i in range(PLAIN_SEGMENT_FROM)]
+    index.update(batch)
+    assert list(folder.glob("*.pst")) and not list(folder.glob("*.seg"))  # plain files
+    index.update([(memory(10**6, "drinks coffee alone"), FileStat(1, 1))])  # one memory: compound
+    assert list(folder.glob("*.seg"))
+    index.close()
+    again = MemoryIndex(folder)
+    assert again.open() is False  # opened as it was, not thrown away and rebuilt
+    assert [h.memory.text for h in again.search(["coffe"], 7)] == ["drinks coffee alone"]
+    assert len(again.search(["tea"], 7)) == 7
+    again.close()
+
+
+def test_a_tie_at_the_cut_is_ordered_approved_first_then_newest(tmp_path: Path) -> None:
+    """All twenty memories share the one word equally; only the tie-break decides which five come back."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    rows = [
+        (memory(i, f"walks {i}", "approved" if i % 4 == 0 else "unconfirmed", f"2026-01-{i + 1:02d}T00:00:00Z"),
+         FileStat(i, 1))
+        for i in range(20)
+    ]  # fmt: skip
+    index.update(rows)
+    found = [h.memory.text for h in index.search(["walk"], 5)]
+    assert found == ["walks 16", "walks 12", "walks 8", "walks 4", "walks 0"]  # approved, newest first
+    found = [h.memory.text for h in index.search(["walk"], 7)]
+    assert found[5:] == ["walks 19", "walks 18"]  # then unconfirmed, newest first
+    index.close()
