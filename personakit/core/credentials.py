@@ -140,6 +140,12 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 _PROVIDER_RES = tuple((kind, re.compile(pattern)) for kind, pattern in _PROVIDERS)
+# Every provider shape has a run of 14 token characters (its prefix and body), or one of the literals
+# of the shapes whose secret may be short. Text without any (most prose) skips the 84 scans: a memory's
+# text and quotes are checked on every read that returns them.
+_MAYBE_PROVIDER = re.compile(
+    r"[A-Za-z0-9_+/=.$%~:-]{14,}|://|-u\s|--user|(?i:machine|authorization|bearer|basic)"
+)
 # Prefixes generic enough to occur in prose ("sk-learn", "secret_sauce") need a digit as well.
 _NEEDS_DIGIT = frozenset({"openai", "notion", "mailgun", "bearer", "authorization"})
 # Matches that are a structure rather than a key body: no mixed-classes check.
@@ -308,6 +314,8 @@ def mask_credentials(text: str, mask: str = "[secret]") -> str:
 
 def _provider_spans(text: str, lowered: str) -> list[Span]:
     spans: list[Span] = []
+    if not _MAYBE_PROVIDER.search(text):
+        return spans
     for kind, pattern in _PROVIDER_RES:
         for match in pattern.finditer(lowered if kind in _ANY_CASE else text):
             start, end = match.span("secret") if "secret" in pattern.groupindex else match.span()
