@@ -471,6 +471,9 @@ def pristine_copy(n: int, dest: Path) -> Path:
     # so the first `git status` a server runs does not re-hash every file (a cost no real vault pays).
     env = os.environ | {"GIT_CONFIG_GLOBAL": str(bench_gitconfig()), "GIT_CONFIG_NOSYSTEM": "1"}
     subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=dest, env=env, check=False)
+    # The refresh records every entry's new stat in the split part of git's index (the whole index,
+    # again, on every commit); share them again, as the original's index had them.
+    subprocess.run(["git", "update-index", "--split-index"], cwd=dest, env=env, check=False)
     return dest
 
 
