@@ -24,7 +24,7 @@ import heapq
 import logging
 import math
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from threading import RLock
 from typing import Any
@@ -112,7 +112,7 @@ class MemoryIndex:
         self._ix: Any = None
         self._searcher: Searcher | None = None
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
-        self._column: tuple[Searcher | None, Any] = (None, None)
+        self._column: tuple[Searcher | None, Any, dict[int, str]] = (None, None, {})
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -237,7 +237,7 @@ class MemoryIndex:
                 chosen = [(doc, score) for doc, score in scores.items() if score > edge]
                 tied = [doc for doc, score in scores.items() if score == edge]
                 if len(chosen) + len(tied) > limit:
-                    tied.sort(key=self._tie_breaks(s).__getitem__)
+                    tied.sort(key=self._tie_breaks(s))
                 chosen += [(doc, edge) for doc in tied[: limit - len(chosen)]]
             hits = [Hit(s.stored_fields(doc), score) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
@@ -265,12 +265,21 @@ class MemoryIndex:
                     step()
         return scores
 
-    def _tie_breaks(self, s: Searcher) -> Any:
-        """The tie_break column of s's documents, kept as long as s: opening a column reader reads its
-        whole offset table, which costs more than a search."""
+    def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
+        """A document's tie_break, from the column of s kept as long as s (opening a column reader reads
+        its whole offset table, which costs more than a search); each value read once: the same common
+        words tie the same memories read after read."""
         if self._column[0] is not s:
-            self._column = (s, s.reader().column_reader("tie_break"))
-        return self._column[1]
+            self._column = (s, s.reader().column_reader("tie_break"), {})
+        _, column, known = self._column
+
+        def tie_break(doc: int) -> str:
+            value = known.get(doc)
+            if value is None:
+                value = known[doc] = column[doc]
+            return value
+
+        return tie_break
 
     def count_restricted(self, terms: list[str]) -> int:
         """How many restricted memories share at least one of terms."""
