@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from personakit.core.memory import Memory
 from personakit.store.files import FileStat
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
@@ -49,4 +51,23 @@ def test_a_tie_at_the_cut_is_ordered_approved_first_then_newest(tmp_path: Path) 
     assert found == ["walks 16", "walks 12", "walks 8", "walks 4", "walks 0"]  # approved, newest first
     found = [h.memory.text for h in index.search(["walk"], 7)]
     assert found[5:] == ["walks 19", "walks 18"]  # then unconfirmed, newest first
+    index.close()
+
+
+def test_postings_kept_for_a_searcher_never_hide_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Postings read for one question serve the next ones until the index changes, within a bound."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(30)])
+    first = [h.memory.id for h in index.search(["chess", "play"], 7)]
+    assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]  # the kept postings
+    monkeypatch.setattr("personakit.store.index.POSTINGS_KEPT", 10)  # every read clears what it keeps
+    assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]
+    assert index.count_restricted(["chess"]) == 0
+    index.update([(memory(99, "plays chess", "restricted"), FileStat(99, 1))])
+    assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
+    index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
+    assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
     index.close()
