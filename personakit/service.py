@@ -376,7 +376,9 @@ class PersonaKit:
         stat = self.files.write(memory.name, new)
         committed = self._git.submit(self.history.commit, [path], message, author)
         try:
-            self._indexed(lambda: self.index.update([(parse_memory(new, memory.name), stat)]))
+            # Not _indexed(): its repair commits hand edits, and would take this file for one while git
+            # is still committing it. A damaged index is repaired by the next read instead.
+            self.index.update([(parse_memory(new, memory.name), stat)])
         except Exception:  # stored (once committed): the next sync indexes it
             log.exception("memories/%s is stored, but could not be indexed yet", memory.name)
         try:
