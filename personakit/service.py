@@ -375,12 +375,12 @@ class PersonaKit:
         path = f"memories/{memory.name}"
         stat = self.files.write(memory.name, new)
         committed = self._git.submit(self.history.commit, [path], message, author)
+        update = partial(self.index.update, [(parse_memory(new, memory.name), stat)])
         try:
-            # Not _indexed(): its repair commits hand edits, and would take this file for one while git
-            # is still committing it. A damaged index is repaired by the next read instead.
-            self.index.update([(parse_memory(new, memory.name), stat)])
-        except Exception:  # stored (once committed): the next sync indexes it
-            log.exception("memories/%s is stored, but could not be indexed yet", memory.name)
+            update()
+            indexed = True
+        except Exception:  # repaired below, once git is done: the repair commits hand edits, and would
+            indexed = False  # take this file for one while git is still committing it
         try:
             committed.result()
         except BaseException:
@@ -391,6 +391,13 @@ class PersonaKit:
             self.history.unstage([path])
             self._sync_logged([memory.name], commit=False)  # the file's restored state, back into the index
             raise
+        if not indexed:
+            try:
+                self._indexed(update)
+            except Exception:  # stored and committed: the next sync indexes it
+                log.exception(
+                    "memories/%s is stored and committed, but could not be indexed yet", memory.name
+                )
 
     # -- the owner's decisions ------------------------------------------------------------------------
     def resolve(self, ref: str) -> Memory:
