@@ -56,6 +56,7 @@ T = TypeVar("T")
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
 LEDGER_MOST_BYTES = 5_000_000  # the read ledger rolls over to reads.1.jsonl past this
+SYNC_BATCH = 10_000  # memories indexed per Whoosh commit when a sync takes in many (a first index)
 ASSISTANT_EMAIL = "assistant@personakit.invalid"
 
 
@@ -174,6 +175,9 @@ class PersonaKit:
                     self.broken.pop(name, None)
                 elif memory is not None:
                     upserts.append((memory, stat))
+                    if len(upserts) >= SYNC_BATCH:  # a first index: bound what is held at once
+                        self._indexed(partial(self.index.update, upserts))
+                        upserts = []
                 if memory is None and name in indexed:
                     deletes.append(name)
             if upserts or deletes:

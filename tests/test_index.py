@@ -71,3 +71,25 @@ def test_postings_kept_for_a_searcher_never_hide_a_change(
     index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
     assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
     index.close()
+
+
+def test_a_first_index_in_batches_takes_every_memory_once(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync of many files commits them to Whoosh in batches, to bound what it holds at once."""
+    from owner import commit_all, write_memory
+
+    from personakit.service import PersonaKit
+
+    monkeypatch.setattr("personakit.service.SYNC_BATCH", 7)
+    for i in range(30):
+        write_memory(vault, f"walk-{i}.md", f"Walks the dog at {i} o'clock", "approved")
+    commit_all(vault)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        names = sorted(hit.memory.name for hit in kit.index.all())
+        assert names == sorted(f"walk-{i}.md" for i in range(30))  # each once
+        assert len(kit.read("dog walks", limit=20, record=False)["memories"]) == 20
+    finally:
+        kit.close()
