@@ -377,9 +377,10 @@ class PersonaKit:
         Git commits on a worker thread while this one indexes: the two are independent and each is about
         half of a proposal's time, and git's own processes need no Python thread to run."""
         path = f"memories/{memory.name}"
+        parsed = parse_memory(new, memory.name)
         stat = self.files.write(memory.name, new)
         committed = self._git.submit(self.history.commit, [path], message, author)
-        update = partial(self.index.update, [(parse_memory(new, memory.name), stat)])
+        update = partial(self.index.update, [(parsed, stat)])
         try:
             update()
             indexed = True
