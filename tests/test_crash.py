@@ -14,6 +14,8 @@ from pathlib import Path
 from git import Repo
 
 from personakit.core.memory import parse_memory
+from personakit.errors import PersonaKitError
+from personakit.service import PersonaKit
 
 from conftest import server_command, server_env
 from rawclient import RawServer
@@ -127,9 +129,6 @@ def test_stale_index_lock_is_removed_only_when_no_git_runs(vault: Path, tmp_path
 def test_a_refused_commit_leaves_nothing_in_the_index(vault: Path, tmp_path: Path) -> None:
     """The index takes a proposal in while git commits; when git refuses, the index lets it go again
     (checked with no watcher running, so nothing else would repair it)."""
-    from personakit.errors import PersonaKitError
-    from personakit.service import PersonaKit
-
     fake_git = tmp_path / "bin" / "git"
     fake_git.parent.mkdir()
     shutil.copy("/bin/sleep", fake_git)

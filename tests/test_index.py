@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from owner import commit_all, write_memory
 
 from personakit.core.memory import Memory
+from personakit.service import PersonaKit
 from personakit.store.files import FileStat
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
 
@@ -77,10 +79,6 @@ def test_a_first_index_in_batches_takes_every_memory_once(
     vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A sync of many files commits them to Whoosh in batches, to bound what it holds at once."""
-    from owner import commit_all, write_memory
-
-    from personakit.service import PersonaKit
-
     monkeypatch.setattr("personakit.service.SYNC_BATCH", 7)
     for i in range(30):
         write_memory(vault, f"walk-{i}.md", f"Walks the dog at {i} o'clock", "approved")
