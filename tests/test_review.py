@@ -26,6 +26,14 @@ def spawn(vault: Path, **env: str) -> pexpect.spawn:
     return child
 
 
+def edit_first(vault: Path, **env: str) -> pexpect.spawn:
+    """`personakit review` with env, at its first memory, with e (edit) pressed."""
+    child = spawn(vault, **env)
+    child.expect(PROMPT)
+    child.send("e")
+    return child
+
+
 def finish(child: pexpect.spawn) -> str:
     child.expect(pexpect.EOF)
     child.close()
@@ -94,9 +102,7 @@ def test_edit_then_change_category_then_approve(vault: Path, four: list[str], tm
         tmp_path,
         "path.write_text(path.read_text().replace('Drinks green tea', 'Drinks green tea, no sugar'))",
     )
-    child = spawn(vault, EDITOR=change)
-    child.expect(PROMPT)
-    child.send("e")
+    child = edit_first(vault, EDITOR=change)
     child.expect("edited \\(committed as your edit\\)")
     child.expect("Drinks green tea, no sugar")
     child.expect(PROMPT)
@@ -126,25 +132,19 @@ def test_no_editor_a_failing_editor_and_an_edit_holding_a_secret(
 ) -> None:
     path = vault / "memories" / "drinks-green-tea.md"
     before, n = path.read_text(), len(subjects(vault))
-    child = spawn(vault)  # neither $VISUAL nor $EDITOR
-    child.expect(PROMPT)
-    child.send("e")
+    child = edit_first(vault)  # neither $VISUAL nor $EDITOR
     child.expect(r"No editor: neither \$VISUAL nor \$EDITOR is set.*Nothing changed")
     child.send("q")
     finish(child)
 
     ruin = editor(tmp_path, "path.write_text('half a thought')\nsys.exit(3)")
-    child = spawn(vault, VISUAL=ruin, EDITOR="ignored-when-visual-is-set")
-    child.expect(PROMPT)
-    child.send("e")
+    child = edit_first(vault, VISUAL=ruin, EDITOR="ignored-when-visual-is-set")
     child.expect(r"failed \(exit status 3\)\. Nothing changed")
     child.send("q")
     finish(child)
     assert path.read_text() == before  # the failed editor's half-save was put back
 
-    child = spawn(vault, EDITOR="no-such-editor-anywhere")
-    child.expect(PROMPT)
-    child.send("e")
+    child = edit_first(vault, EDITOR="no-such-editor-anywhere")
     child.expect("Could not start the editor 'no-such-editor-anywhere'.*Nothing changed")
     child.send("q")
     finish(child)
@@ -154,9 +154,7 @@ def test_no_editor_a_failing_editor_and_an_edit_holding_a_secret(
         tmp_path,
         "path.write_text(path.read_text().replace('Drinks green tea', 'Wifi password is hunter2!x9'))",
     )
-    child = spawn(vault, EDITOR=leak)
-    child.expect(PROMPT)
-    child.send("e")
+    child = edit_first(vault, EDITOR=leak)
     child.expect("saved but not committed: it holds something shaped like a password or key")
     child.send("q")
     finish(child)
