@@ -48,6 +48,11 @@ def editor(tmp_path: Path, body: str, name: str = "editor.py") -> str:
     return f"{sys.executable} {script}"
 
 
+def rewriting(tmp_path: Path, old: str, new: str) -> str:
+    """An $EDITOR that replaces old with new in the file it is given."""
+    return editor(tmp_path, f"path.write_text(path.read_text().replace({old!r}, {new!r}))")
+
+
 @pytest.fixture
 def four(vault: Path) -> list[str]:
     """Four unconfirmed memories, proposed on four days (written out of order)."""
@@ -98,11 +103,7 @@ def test_review_shows_what_the_owner_needs_to_decide(vault: Path, four: list[str
 
 def test_edit_then_change_category_then_approve(vault: Path, four: list[str], tmp_path: Path) -> None:
     n = len(subjects(vault))
-    change = editor(
-        tmp_path,
-        "path.write_text(path.read_text().replace('Drinks green tea', 'Drinks green tea, no sugar'))",
-    )
-    child = edit_first(vault, EDITOR=change)
+    child = edit_first(vault, EDITOR=rewriting(tmp_path, "Drinks green tea", "Drinks green tea, no sugar"))
     child.expect("edited \\(committed as your edit\\)")
     child.expect("Drinks green tea, no sugar")
     child.expect(PROMPT)
@@ -150,11 +151,7 @@ def test_no_editor_a_failing_editor_and_an_edit_holding_a_secret(
     finish(child)
     assert len(subjects(vault)) == n and clean(vault)
 
-    leak = editor(
-        tmp_path,
-        "path.write_text(path.read_text().replace('Drinks green tea', 'Wifi password is hunter2!x9'))",
-    )
-    child = edit_first(vault, EDITOR=leak)
+    child = edit_first(vault, EDITOR=rewriting(tmp_path, "Drinks green tea", "Wifi password is hunter2!x9"))
     child.expect("saved but not committed: it holds something shaped like a password or key")
     child.send("q")
     finish(child)
