@@ -21,9 +21,10 @@ import anyio
 from mcp import ClientSession, Implementation, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from personakit.audit import local
 from personakit.core.memory import State
 from personakit.errors import PersonaKitError
+from personakit.owner.audit import local
+from personakit.owner.decisions import decide
 from personakit.service import PersonaKit, init_vault
 
 HOST = "demo-assistant"
@@ -92,7 +93,7 @@ def _decide(kit: PersonaKit, ids: list[str], say: Callable[[str], None]) -> None
     say("\n2. The owner reviews them (as 'personakit approve' and 'personakit restrict' do):")
     decisions: tuple[tuple[str, State], ...] = ((ids[0], "approved"), (ids[2], "restricted"))
     for mid, state in decisions:
-        memory, _ = kit.decide(mid, state)
+        memory, _ = decide(kit, mid, state)
         say(f"   {state:<10} {mid}: {memory.text}")
     say("   (the other two stay unconfirmed: assistants see them marked confirmed: false)")
 

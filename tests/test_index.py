@@ -79,7 +79,7 @@ def test_a_first_index_in_batches_takes_every_memory_once(
     vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A sync of many files commits them to Whoosh in batches, to bound what it holds at once."""
-    monkeypatch.setattr("personakit.service.SYNC_BATCH", 7)
+    monkeypatch.setattr("personakit.intake.SYNC_BATCH", 7)
     for i in range(30):
         write_memory(vault, f"walk-{i}.md", f"Walks the dog at {i} o'clock", "approved")
     commit_all(vault)

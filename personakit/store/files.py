@@ -36,6 +36,17 @@ def resolve_vault(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(chosen).expanduser().resolve()
 
 
+def plain_name(name: str) -> bool:
+    """Is name a memory file's name: `something.md`, directly in memories/, not hidden?"""
+    return (
+        name.endswith(".md")
+        and "/" not in name
+        and "\\" not in name
+        and "\0" not in name
+        and not name.startswith(".")
+    )
+
+
 def template_dir() -> Path:
     try:
         found = Path(str(resources.files("personakit.vault_template")))
@@ -89,7 +100,7 @@ class VaultFiles:
 
     def path(self, name: str) -> Path:
         """The path of a memory file; name must be a plain file name ending in .md."""
-        if not name.endswith(".md") or "/" in name or "\\" in name or "\0" in name or name.startswith("."):
+        if not plain_name(name):
             raise PersonaKitError(f"{name!r} is not a memory file name")
         return self.memories / name
 

@@ -26,6 +26,7 @@ from personakit.core.words import words
 from personakit.errors import PersonaKitError
 from personakit.service import PersonaKit
 from personakit.store.history import Commit
+from personakit.store.index import ALL_WORDS_FIELDS
 
 _SUBJECT = re.compile(r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12}): (?P<text>.*)$", re.S)
 _DONE = {
@@ -128,7 +129,7 @@ def format_event(e: Event) -> str:
 def reads(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[dict[str, Any]]:
     """Ledger entries, newest first."""
     found = []
-    for entry in kit.reads():
+    for entry in kit.ledger.entries():
         if since is None or _when(str(entry.get("at", ""))) >= since:
             found.append(entry)
     found.reverse()
@@ -137,7 +138,7 @@ def reads(kit: PersonaKit, since: datetime | None = None, limit: int | None = No
 
 def last_read(kit: PersonaKit, memory_id: str) -> dict[str, Any] | None:
     last = None
-    for entry in kit.reads():
+    for entry in kit.ledger.entries():
         if memory_id in (entry.get("ids") or ()):
             last = entry
     return last
@@ -185,6 +186,18 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
 
 
 # -- search, for the owner's eyes -----------------------------------------------------------------------
+def matching(kit: PersonaKit, question: str) -> list[tuple[Memory, list[str]]]:
+    """Every memory sharing a word with question, in any state, as its file says now, with the words."""
+    terms = words(question)
+    found = []
+    for hit in kit.indexed(lambda: kit.index.search(terms, None, ALL_WORDS_FIELDS)):
+        memory = kit.current(hit)
+        if memory is not None:
+            mine = set(words(" ".join((memory.text, *memory.evidence))))
+            found.append((memory, [t for t in terms if t in mine]))
+    return found
+
+
 def explain(
     question: str, result: ReadResult, matching: Iterable[tuple[Memory, list[str]]], limit: int
 ) -> list[str]:

@@ -19,9 +19,10 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import cast
 
-from personakit.audit import local
 from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory
 from personakit.errors import PersonaKitError
+from personakit.owner.audit import local
+from personakit.owner.decisions import decide, recategorize
 from personakit.service import PersonaKit
 
 KEYS = "a approve · r reject · s restrict · e edit · c category · n skip · q quit · ? help"
@@ -103,7 +104,7 @@ class Review:
 
     def _apply(self, memory: Memory, state: State) -> None:
         try:
-            _, changed = self.kit.decide(memory.name, state)
+            _, changed = decide(self.kit, memory.name, state)
         except PersonaKitError as error:
             self._gone_or(memory, error)
             return
@@ -119,7 +120,7 @@ class Review:
             return memory
         category = cast(Category, CATEGORIES[int(key) - 1])
         try:
-            updated, changed = self.kit.recategorize(memory.name, category)
+            updated, changed = recategorize(self.kit, memory.name, category)
         except PersonaKitError as error:
             self._gone_or(memory, error)
             return memory

@@ -1,0 +1,87 @@
+"""Commands about the vault as a whole: init, serve, doctor, reindex, demo."""
+
+from __future__ import annotations
+
+import argparse
+
+from personakit.cli.app import command, warn_broken
+from personakit.errors import PersonaKitError
+from personakit.service import PersonaKit, init_vault
+from personakit.store.files import resolve_vault
+
+
+def _init_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", help="where to make the vault")
+
+
+@command("init", "personakit init ~/PersonaKit", _init_arguments)
+def cmd_init(args: argparse.Namespace) -> int:
+    """Make a new vault (a git repository of memory files) at PATH, or the default vault."""
+    root = resolve_vault(args.path or args.vault)
+    said = init_vault(root)
+    print(f"Vault ready at {root}")
+    if said:
+        print(said)
+    return 0
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--read-only", action="store_true", help="offer only personakit_read")
+
+
+@command("serve", "personakit serve --vault ~/PersonaKit", _serve_arguments)
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the MCP server on stdio for an assistant's host (the vault is created on first use)."""
+    from personakit.server import serve  # the MCP SDK is only imported by the command that needs it
+
+    serve(args.vault, read_only=args.read_only)
+    return 0
+
+
+@command("doctor", "personakit doctor")
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Find every problem in the vault, with file and line; exit status 1 when there is any.
+
+    Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, duplicate ids,
+    texts over 300 characters, credential-shaped text typed by hand, symbolic links, uncommitted changes,
+    an index out of step with the files, a merge in progress or a detached HEAD."""
+    from personakit.owner.doctor import examine
+
+    report = examine(args.vault)
+    print("\n".join(report.lines()))
+    return 1 if report.problems else 0
+
+
+@command("reindex", "personakit reindex")
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """Throw the search index away and rebuild it from the memory files."""
+    kit = PersonaKit(args.vault, create=False)
+    if not kit.writable:
+        raise PersonaKitError(
+            f"the vault at {kit.root} cannot be written (read-only), so it keeps no index to rebuild; "
+            "each PersonaKit process builds one in memory"
+        )
+    kit.files.ensure_state_dir()
+    with kit.files.lock():
+        kit.index.open_fresh()
+        if kit.history.trouble():
+            kit.refresh_index()  # mid-merge: index only, commit nothing
+        else:
+            kit.sync(None)
+    print(f"indexed {sum(1 for _ in kit.index.all())} memories")
+    warn_broken(kit)
+    return 0
+
+
+def _demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--keep", action="store_true", help="keep the throwaway vault to look around")
+
+
+@command("demo", "personakit demo", _demo_arguments)
+def cmd_demo(args: argparse.Namespace) -> int:
+    """See PersonaKit work before connecting an assistant: a throwaway vault, proposals made through the
+    real server as a host would make them, an approval and a restriction, the read an assistant gets, and
+    the git log that recorded it all. Your own vault is not touched."""
+    from personakit.demo import run_demo
+
+    return run_demo(keep=args.keep)
