@@ -1,13 +1,20 @@
 """Generate benchmark vaults of N memories, and the questions and proposals the benchmark sends them.
 
 Texts come from per-category templates whose slots are filled from vocabularies (foods, tools, places,
-people, activities, times, ...). Each vocabulary is sampled with Zipf-like weights, so a few words are
-in many memories and most words are in few; synthetic project code names and optional qualifiers add a
-long tail of rare words. Everything is seeded: the same N gives the same vault.
+people, activities, times, ...; see `vocabulary.py`). Each vocabulary is sampled with Zipf-like weights,
+so a few words are in many memories and most words are in few; synthetic project code names and optional
+qualifiers add a long tail of rare words. Most quotes (and some texts) carry a clause of everyday nouns
+and verbs (`COMMON_NOUNS`, `COMMON_VERBS`), so at 10k memories the common ones are each shared by
+thousands of memories. Everything is seeded: the same N gives the same vault.
+
+Two read workloads: `questions()` are short lookups about the vocabularies ("Is the user ok with
+sushi?"); `conversational()` are what an assistant passes on from a chat: 6 to 15 words, one in ten
+long (20 to 45 words), made of the everyday words that thousands of memories share.
 
 A vault is written straight to disk with `personakit.core.memory.render_memory` (no service, no index),
 committed once with the git CLI, repacked, and cached under `bench/out/vaults/` keyed by N and the
-generator version. Benchmarks copy the cached vault (`pristine_copy`) and never touch the cache itself.
+generator version. Its git index is plain (version 2, no split index), as every vault's is. Benchmarks
+work on a copy (`fresh_copy`) and never touch the cache itself.
 
     python bench/generate.py 1000 10000 100000     # build (or reuse) the cached vaults
     python bench/generate.py 1000 --force           # rebuild one
@@ -31,232 +38,53 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import cast
 
+from vocabulary import (
+    ACTIVITIES,
+    ASK_CLOSERS,
+    ASK_CORES,
+    ASK_JOINERS,
+    ASK_OPENERS,
+    CHANNELS,
+    CLAUSES,
+    CLOCK,
+    COMMON_NOUNS,
+    COMMON_VERBS,
+    DRINKS,
+    EXTRA,
+    FEARS,
+    FIRST_NAMES,
+    FOODS,
+    LANGUAGES,
+    MEALS,
+    MEETINGS,
+    NONSENSE,
+    PETS,
+    PLACES,
+    QUALIFIERS,
+    QUESTION_TEMPLATES,
+    RELATIONS,
+    SPECIFIC_VOCABULARIES,
+    STYLES,
+    SUBJECTS,
+    SYLLABLES,
+    TASKS,
+    TEMPLATES,
+    THINGS,
+    TIMES,
+    TOOLS,
+)
+
 from personakit.core.memory import CATEGORIES, Category, Memory, State, memory_id, render_memory, slug
 
-GENERATOR_VERSION = 2  # bump when the output changes, so cached vaults are rebuilt (2: split git index)
+GENERATOR_VERSION = (
+    3  # bump when the output changes, so cached vaults are rebuilt (3: everyday clauses, plain index)
+)
 BENCH_DIR = Path(__file__).resolve().parent
 OUT = BENCH_DIR / "out"
 VAULTS = OUT / "vaults"
 GIT_IDENTITY = ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
 STATE_WEIGHTS = {"approved": 50, "unconfirmed": 30, "restricted": 15, "rejected": 5}
 HOSTS = ["claude-desktop", "cursor", "chatgpt-desktop", "zed", "vscode-copilot", "owner"]
-
-
-def _words(text: str) -> list[str]:
-    return [w.replace("_", " ") for w in text.split()]
-
-
-FOODS = _words("""
-    coffee tea pizza sushi ramen pasta salad tacos curry dumplings pho oatmeal bagels croissants yogurt
-    chocolate espresso matcha kimchi falafel hummus burritos risotto paella tofu tempeh granola pancakes
-    waffles lasagna gnocchi bibimbap shakshuka pierogi goulash borscht ceviche empanadas arepas poutine
-    baklava tiramisu churros mochi kombucha kefir sourdough brioche focaccia gazpacho tabbouleh couscous
-    tagine biryani dal naan samosas pakoras laksa satay rendang adobo lumpia congee baozi jiaozi udon
-    soba tempura okonomiyaki takoyaki onigiri miso natto halloumi feta burrata pecorino gruyere raclette
-    fondue rosti spaetzle schnitzel bratwurst pretzels herring gravlax smorrebrod lutefisk pavlova
-    lamingtons vegemite marmite scones crumpets haggis kippers porridge muesli quinoa lentils chickpeas
-    edamame seitan jackfruit avocados mangoes papaya durian lychee persimmons figs dates pomegranates
-    blueberries cherries apricots peanuts almonds pistachios cashews walnuts hazelnuts sesame wasabi
-    sriracha harissa chimichurri pesto aioli tahini gochujang sambal zaatar sumac saffron cardamom
-""")
-MEALS = _words("breakfast lunch dinner brunch snacks dessert late-night_snacks team_lunches")
-DRINKS = _words("coffee tea water sparkling_water oat_milk lattes green_tea beer wine cider juice smoothies")
-TOOLS = _words("""
-    vim neovim emacs vscode pycharm intellij zed sublime helix nano git mercurial docker podman
-    kubernetes terraform ansible make bazel cmake poetry uv pip conda pytest hypothesis tox nox ruff
-    black mypy pyright eslint prettier webpack vite esbuild npm pnpm yarn bun deno node tmux zsh fish
-    bash ripgrep fzf jq sqlite postgres mysql redis kafka rabbitmq grafana prometheus sentry jira linear
-    notion obsidian logseq slack discord zoom figma excalidraw miro trello asana todoist github gitlab
-    bitbucket jenkins circleci buildkite airflow dbt spark pandas polars numpy jupyter marimo rstudio
-    excel sheets keynote powerpoint latex overleaf zotero anki raycast alfred homebrew nix guix
-""")
-LANGUAGES = _words("""
-    python go rust typescript javascript java kotlin swift c c++ haskell ocaml elixir erlang clojure
-    scala ruby php perl lua julia r zig nim crystal dart fortran cobol sql bash
-""")
-TASKS = _words("""
-    scripting data_analysis web_backends frontend_work infrastructure code_review writing_docs
-    prototyping machine_learning testing refactoring debugging deployment note_taking planning
-    research bookkeeping budgeting slide_decks grant_writing teaching interviews on-call
-""")
-PLACES = _words("""
-    Lisbon Porto Berlin Munich Hamburg Vienna Zurich Geneva Paris Lyon Marseille Madrid Barcelona
-    Valencia Seville Rome Milan Naples Turin Athens Istanbul Prague Budapest Warsaw Krakow Vilnius Riga
-    Tallinn Helsinki Stockholm Oslo Copenhagen Amsterdam Rotterdam Utrecht Brussels Antwerp Dublin Cork
-    London Manchester Edinburgh Glasgow Cardiff Reykjavik Toronto Montreal Vancouver Calgary Seattle
-    Portland Oakland Denver Austin Chicago Boston Brooklyn Philadelphia Atlanta Miami Nashville
-    Minneapolis Detroit Pittsburgh Baltimore Tucson Albuquerque Honolulu Anchorage Mexico_City Oaxaca
-    Guadalajara Bogota Medellin Lima Cusco Santiago Valparaiso Buenos_Aires Montevideo Sao_Paulo
-    Salvador Recife Nairobi Kampala Lagos Accra Dakar Casablanca Marrakech Tunis Cairo Addis_Ababa
-    Johannesburg Cape_Town Durban Tel_Aviv Beirut Amman Dubai Doha Mumbai Pune Bangalore Chennai
-    Hyderabad Kolkata Delhi Kathmandu Colombo Dhaka Bangkok Chiang_Mai Hanoi Saigon Manila Cebu Jakarta
-    Bali Singapore Kuala_Lumpur Taipei Tainan Seoul Busan Tokyo Osaka Kyoto Sapporo Fukuoka Shanghai
-    Beijing Chengdu Shenzhen Hong_Kong Sydney Melbourne Brisbane Perth Hobart Auckland Wellington
-    Christchurch the_Alps the_Dolomites Patagonia the_Highlands the_Azores Crete Sardinia Sicily
-""")
-FIRST_NAMES = _words("""
-    Alex Sam Maria Jordan Priya Wei Chen Ana Luca Noah Emma Olivia Liam Mateo Sofia Yuki Hana Kenji
-    Aisha Omar Fatima Ibrahim Zara Leila Tomas Jakub Katarzyna Piotr Anna Elena Ivan Olga Dmitri Sven
-    Ingrid Lars Astrid Freya Bjorn Niamh Ciaran Siobhan Aoife Rohan Ananya Arjun Kavya Diego Camila
-    Valentina Joaquin Lucia Thiago Beatriz Rafael Gabriel Chloe Louis Manon Hugo Lea Jonas Mia Felix
-    Lena Paul Clara Moritz Hannah Erik Nora Oscar Ella Theo Ruby Jack Grace Henry Isla Leo Alice Max
-    Amara Kofi Ama Kwame Chidi Ngozi Tunde Zanele Thabo Mei Jun Hiro Sora Min-jun Ji-woo Seo-yeon
-    Tuan Linh Anh Somchai Malee Rizal Putri Dewi Arash Darius Shirin Nima Yasmin Tariq Layla Kai Remy
-""")
-RELATIONS = _words("""
-    partner wife husband sister brother daughter son mother father cousin friend manager colleague
-    mentor roommate neighbor landlord dentist doctor therapist trainer coach co-founder
-""")
-PETS = _words("dog cat parrot rabbit hamster tortoise goldfish ferret horse chickens bees gecko")
-ACTIVITIES = _words("""
-    running cycling swimming climbing bouldering hiking yoga pilates rowing kayaking surfing skiing
-    snowboarding tennis padel squash badminton chess go poker gardening baking cooking knitting
-    woodworking pottery painting sketching photography birdwatching fishing sailing diving dancing salsa
-    tango choir piano guitar violin cello drums ukulele podcasts audiobooks crosswords sudoku puzzles
-    journaling meditation volunteering calligraphy origami juggling skateboarding archery fencing judo
-    karate boxing crossfit triathlons marathons orienteering geocaching astronomy beekeeping foraging
-""")
-TIMES = _words("""
-    mornings evenings weekends Mondays Tuesdays Wednesdays Thursdays Fridays Saturdays Sundays
-    lunchtime afternoons late_nights early_mornings holidays summers winters weekdays
-""")
-CLOCK = _words("7am 8am 9am 10am 11am noon 1pm 2pm 3pm 4pm 5pm 6pm 7pm 8pm 9pm")
-MEETINGS = _words("""
-    calls meetings standups one-on-ones interviews demos retros reviews workshops offsites
-    video_calls pairing_sessions check-ins planning_sessions
-""")
-CHANNELS = _words("email Slack text_messages phone_calls voice_notes Signal WhatsApp Telegram letters")
-STYLES = _words("""
-    blunt direct gentle detailed short concise written bulleted candid specific encouraging
-    technical plain-spoken structured informal formal
-""")
-SUBJECTS = _words("""
-    physics mathematics biology chemistry history philosophy economics linguistics music
-    architecture law medicine nursing literature sociology anthropology geography statistics
-    design journalism accounting engineering astronomy psychology
-""")
-THINGS = _words("""
-    vinyl_records fountain_pens stamps coins mechanical_keyboards sneakers houseplants postcards
-    vintage_cameras comic_books board_games tea_sets maps succulents lego_sets watches
-""")
-FEARS = _words("heights spiders flying needles crowds deep_water public_speaking small_talk")
-QUALIFIERS = [
-    "",
-    "",
-    "",
-    "",
-    "",
-    " on {time}",
-    " at home",
-    " at work",
-    " when travelling",
-    " since {year}",
-    " in {place}",
-    " with {person}",
-    " for the {project} project",
-    " during {meeting}",
-    " before {clock}",
-    " after {clock}",
-    " especially with {food}",
-    " most {time}",
-]
-SYLLABLES = _words("ka ro vin tel mar zu pe lo dri san bo ne qua fi gor ul ta mi rex on bel tor ash qui nox")
-NONSENSE = _words("zqx vlorp frimble quaxo drebble snorkum plivet wuzzle grontic blivet")
-
-# (category, text template, quote template); slots are {vocabulary} names, a trailing 2 means "another one".
-TEMPLATES: list[tuple[str, str, str]] = [
-    ("preferences", "Prefers {food} over {food2} for {meal}", "I'd pick {food} over {food2} any day"),
-    ("preferences", "Likes {activity} on {time}", "I try to fit in some {activity} on {time} if I can"),
-    ("preferences", "Dislikes {food}", "please, no {food}, I really can't stand it"),
-    ("preferences", "Drinks {drink} with {meal}", "I always have {drink} with {meal}"),
-    ("preferences", "Enjoys {activity} and {activity2}", "{activity} and {activity2} keep me sane"),
-    ("preferences", "Favourite food is {food} from {place}", "nothing beats the {food} I had in {place}"),
-    ("tools", "Uses {tool} for {task}", "for {task} I just use {tool}, it's what I know"),
-    ("tools", "Writes {lang} in {tool}", "most of my {lang} happens in {tool}"),
-    ("tools", "Prefers {lang} over {lang2} for {task}", "I'd rather do {task} in {lang} than {lang2}"),
-    ("tools", "Moved from {tool} to {tool2}", "I switched from {tool} to {tool2} and never looked back"),
-    ("tools", "Keeps notes in {tool}", "everything goes into {tool}, otherwise I lose it"),
-    ("work-style", "Works best in the {daypart}", "I get my real work done in the {daypart}"),
-    ("work-style", "Blocks {time} for deep work", "{time} are for focus, I don't take {meeting} then"),
-    ("work-style", "Likes to plan the week on {day}", "I sit down on {day} and plan the whole week"),
-    ("work-style", "Prefers async {channel} over {meeting}", "just send me {channel}, skip the {meeting}"),
-    ("work-style", "Does {task} in short bursts", "I do {task} in 25 minute bursts with breaks"),
-    ("communication", "Wants {style} feedback", "give me {style} feedback, skip the padding"),
-    ("communication", "Prefers {channel} over {channel2}", "{channel} works, {channel2} I tend to miss"),
-    ("communication", "Likes {style} and {style2} answers", "keep it {style} and {style2}, please"),
-    ("communication", "Replies to {channel} in the {daypart}", "I only check {channel} in the {daypart}"),
-    ("communication", "Writes to {person} in {language_spoken}", "{person} and I write in {language_spoken}"),
-    ("background", "Grew up in {place}", "I grew up in {place}, moved away at eighteen"),
-    ("background", "Studied {subject} in {place}", "I did my degree in {subject} back in {place}"),
-    ("background", "Has a {relation} named {person}", "my {relation} {person} would love this"),
-    ("background", "Lived in {place} for {years} years", "I spent {years} years in {place}"),
-    ("background", "Speaks {language_spoken} and {language_spoken2}", "I grew up speaking {language_spoken}"),
-    ("background", "Used to work as a {job} in {place}", "back when I was a {job} in {place}"),
-    ("constraints", "Never schedule {meeting} before {clock}", "no {meeting} before {clock}, I mean it"),
-    ("constraints", "Allergic to {food}", "I'm allergic to {food}, so keep it out of any recipe"),
-    ("constraints", "Unavailable on {time}", "{time} are family time, I'm offline"),
-    ("constraints", "Cannot travel to {place} this year", "{place} is off the table for me this year"),
-    ("constraints", "Avoids {food} for health reasons", "my doctor told me to cut out {food}"),
-    ("constraints", "Has a fear of {fear}", "I'm terrified of {fear}, honestly"),
-    ("other", "Has a {pet} named {person}", "my {pet} {person} is sitting on my keyboard again"),
-    ("other", "Collects {thing}", "I've been collecting {thing} for years"),
-    ("other", "Is training for a {event} in {place}", "I signed up for the {event} in {place}"),
-    ("other", "Volunteers at a {venue} on {time}", "I help out at the {venue} on {time}"),
-    ("other", "Supports {team} at {sport}", "{team} forever, even when they lose at {sport}"),
-]
-EXTRA = {
-    "daypart": _words("morning afternoon evening night early_morning"),
-    "day": _words("Sunday Monday Friday Saturday"),
-    "language_spoken": _words("""
-        English Spanish Portuguese French German Italian Dutch Polish Czech Swedish Norwegian Danish
-        Finnish Greek Turkish Arabic Hebrew Hindi Bengali Tamil Urdu Mandarin Cantonese Japanese Korean
-        Vietnamese Thai Indonesian Swahili Yoruba Zulu Amharic Farsi Ukrainian Russian Catalan Basque
-        Welsh Irish Icelandic
-    """),
-    "job": _words("""
-        teacher nurse barista chef carpenter electrician journalist translator pharmacist
-        librarian paramedic architect accountant mechanic photographer lifeguard tour_guide
-    """),
-    "event": _words("marathon half_marathon triathlon century_ride 10k swim_meet climbing_competition"),
-    "venue": _words("food_bank animal_shelter library community_garden repair_cafe school hospice"),
-    "team": _words("the_Lions the_Rovers the_Comets the_Harbour_Club the_Wolves the_Saints"),
-    "sport": _words("football rugby cricket basketball hockey baseball volleyball"),
-    "years": [str(n) for n in range(2, 25)],
-    "year": [str(n) for n in range(1995, 2027)],
-}
-QUESTION_TEMPLATES = [
-    "What does the user like to eat for {meal}?",
-    "Is the user ok with {food}?",
-    "Any food allergies I should know about before suggesting {food}?",
-    "Which editor does the user use for {lang}?",
-    "What tools does the user use for {task}?",
-    "Should I write this {task} script in {lang} or {lang2}?",
-    "How should I give feedback on their draft?",
-    "When can I schedule a {meeting} with them?",
-    "Is {clock} on a {day} too early for a call?",
-    "Where did the user grow up?",
-    "What did they study?",
-    "Does the user know anyone in {place}?",
-    "Who is {person}?",
-    "What should I know about their {relation}?",
-    "What hobbies does the user have?",
-    "Plan a weekend of {activity} in {place}",
-    "Suggest a gift: they like {thing} and {activity}",
-    "How does the user prefer to be contacted, {channel} or {channel2}?",
-    "What languages does the user speak?",
-    "Recommend a restaurant in {place} for {meal}",
-    "What time of day does the user do deep work?",
-    "Anything to avoid when planning travel to {place}?",
-    "Summarize the user's preferences about {meeting} and {channel}",
-    "Draft a {style} reply to {person} about the {project} project",
-    "Which {lang} testing tools does the user like, {tool} or {tool2}?",
-    "What is the user's {pet} called?",
-    "What constraints apply on {time}?",
-    "{nonsense} {nonsense2} calibration",
-    "How do I configure the {nonsense} {nonsense2} module?",
-    "Explain {nonsense} to me",
-    "What is the capital of {nonsense}?",
-]
 
 
 def _zipf_sampler(items: Sequence[str], rng: random.Random, exponent: float = 1.05) -> Callable[[], str]:
@@ -284,9 +112,11 @@ class Vocabulary:
             "place": PLACES, "person": FIRST_NAMES, "relation": RELATIONS, "pet": PETS,
             "activity": ACTIVITIES, "time": TIMES, "clock": CLOCK, "meeting": MEETINGS,
             "channel": CHANNELS, "style": STYLES, "subject": SUBJECTS, "thing": THINGS, "fear": FEARS,
-            "nonsense": NONSENSE, **EXTRA,
+            "nonsense": NONSENSE, "noun": COMMON_NOUNS, "verb": COMMON_VERBS, **EXTRA,
         }  # fmt: skip
         self.samplers = {name: _zipf_sampler(items, rng) for name, items in lists.items()}
+        for name in ("noun", "verb"):  # steeper: a few dozen everyday words in thousands of memories
+            self.samplers[name] = _zipf_sampler(lists[name], rng, exponent=1.2)
 
     def project(self) -> str:
         """A synthetic code name: thousands of possible rare words."""
@@ -342,6 +172,11 @@ def drafts(seed: int) -> Iterator[Draft]:
             continue
         seen.add(mid)
         quote = vocab.fill(quote_t, values) if rng.random() < 0.8 else vocab.fill(quote_t)
+        for chance in (0.95, 0.4):  # everyday words: the common ones end up in thousands of memories
+            if rng.random() < chance:
+                quote += ", " + vocab.fill(rng.choice(CLAUSES))
+        if rng.random() < 0.35:
+            text += ", to " + vocab.fill("{verb} the {noun}")
         yield Draft(text[0].upper() + text[1:], quote[0].upper() + quote[1:], category)
 
 
@@ -380,13 +215,38 @@ def questions(k: int, seed: int = 2) -> list[str]:
     return [vocab.fill(rng.choice(QUESTION_TEMPLATES)) for _ in range(k)]
 
 
+def conversational(k: int, seed: int = 5) -> list[str]:
+    """k questions as an assistant passes them on from a chat: 6 to 15 words, one in ten long (20 to 45
+    words), mostly everyday nouns and verbs (shared by thousands of memories) around a specific word or
+    two, with the grammar words a person types."""
+    rng = random.Random(seed)
+    vocab = Vocabulary(rng)
+    out = []
+    for _ in range(k):
+        length = rng.randint(20, 45) if rng.random() < 0.1 else rng.randint(6, 15)
+        parts = [rng.choice(ASK_OPENERS)]
+        while len(" ".join(parts).split()) < length:
+            if len(parts) > 1:
+                parts.append(rng.choice(ASK_JOINERS))
+            core = rng.choice(ASK_CORES)
+            values = {"specific": vocab.pick(rng.choice(SPECIFIC_VOCABULARIES)),
+                      "specific2": vocab.pick(rng.choice(SPECIFIC_VOCABULARIES))}  # fmt: skip
+            parts.append(vocab.fill(core, values))
+            if rng.random() < 0.3:
+                parts.append(rng.choice(ASK_CLOSERS))
+        question = " ".join(" ".join(parts).split()[:length])
+        out.append(question.rstrip(",") + ("?" if rng.random() < 0.7 else ""))
+    return out
+
+
 def proposals(k: int, exclude: set[str], seed: int = 3) -> list[Draft]:
     """k drafts whose ids are not in exclude (the vault's ids): each one is a new memory."""
     out: list[Draft] = []
+    taken = set(exclude)
     for draft in drafts(seed * 1_000_003):
-        if memory_id(draft.text) not in exclude:
+        if memory_id(draft.text) not in taken:
             out.append(draft)
-            exclude = exclude | {memory_id(draft.text)}
+            taken.add(memory_id(draft.text))
         if len(out) == k:
             return out
     raise AssertionError("unreachable")
@@ -419,6 +279,7 @@ def build_vault(n: int, root: Path, seed: int = 1) -> dict[str, float]:
     times: dict[str, float] = {}
     t0 = time.perf_counter()
     init_vault(root)
+    plain_index(root)
     memories_dir = root / "memories"
     ids = []
     for memory in memories(n, seed):
@@ -433,7 +294,22 @@ def build_vault(n: int, root: Path, seed: int = 1) -> dict[str, float]:
     t0 = time.perf_counter()
     _git(root, "repack", "-a", "-d", "-q")
     times["git repack"] = time.perf_counter() - t0
+    plain_index(root)
     return times
+
+
+def plain_index(root: Path) -> None:
+    """Make root's git index plain, as every vault's is: version 2, no split index (libgit2 and
+    isomorphic-git cannot read the others). Checked, so a vault made otherwise is never measured."""
+    for key in ("core.splitIndex", "index.version"):
+        subprocess.run(["git", "config", "--unset-all", key], cwd=root, check=False)
+    _git(root, "update-index", "--no-split-index", "--index-version", "2")
+    for shared in (root / ".git").glob("sharedindex.*"):  # no longer linked: git would expire it later
+        shared.unlink()
+    header = (root / ".git" / "index").read_bytes()[:8]
+    shared = list((root / ".git").glob("sharedindex.*"))
+    if header != b"DIRC\0\0\0\2" or shared:
+        raise RuntimeError(f"{root}: git's index is not plain version 2 ({header!r}, {len(shared)} shared)")
 
 
 def cached_vault(n: int, force: bool = False, quiet: bool = False) -> Path:
@@ -460,9 +336,13 @@ def vault_ids(n: int) -> set[str]:
     return set((root.parent / f"{root.name}.ids").read_text().split())
 
 
-def pristine_copy(n: int, dest: Path) -> Path:
+def fresh_copy(n: int, dest: Path) -> Path:
     """A fresh copy of the cached vault of n memories at dest (replaced if it exists)."""
-    source = cached_vault(n)
+    return copy_vault(cached_vault(n), dest)
+
+
+def copy_vault(source: Path, dest: Path) -> Path:
+    """A copy of a cached vault at dest, with git's stat cache as fresh as the original's."""
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -471,9 +351,6 @@ def pristine_copy(n: int, dest: Path) -> Path:
     # so the first `git status` a server runs does not re-hash every file (a cost no real vault pays).
     env = os.environ | {"GIT_CONFIG_GLOBAL": str(bench_gitconfig()), "GIT_CONFIG_NOSYSTEM": "1"}
     subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=dest, env=env, check=False)
-    # The refresh records every entry's new stat in the split part of git's index (the whole index,
-    # again, on every commit); share them again, as the original's index had them.
-    subprocess.run(["git", "update-index", "--split-index"], cwd=dest, env=env, check=False)
     return dest
 
 
@@ -488,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{memory.state:11}] {memory.category:13} {memory.text}  <- {memory.evidence}")
         for question in questions(args.sample):
             print(f"Q: {question}")
+        for question in conversational(args.sample):
+            print(f"C: {question}")
         return 0
     for n in args.sizes:
         print(cached_vault(n, force=args.force))
