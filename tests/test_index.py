@@ -60,19 +60,27 @@ def test_postings_kept_for_a_searcher_never_hide_a_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Postings read for one question serve the next ones until the index changes, within a bound."""
-    index = MemoryIndex(tmp_path / "index")
-    index.open()
-    index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(30)])
-    first = [h.memory.id for h in index.search(["chess", "play"], 7)]
-    assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]  # the kept postings
-    monkeypatch.setattr("personakit.store.index.POSTINGS_KEPT", 10)  # every read clears what it keeps
-    assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]
-    assert index.count_restricted(["chess"]) == 0
-    index.update([(memory(99, "plays chess", "restricted"), FileStat(99, 1))])
-    assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
-    index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
-    assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
-    index.close()
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", 10)  # the 30-memory segment's are kept
+    for tiny in (False, True):
+        if tiny:  # every read drops what it kept
+            for bound in ("KEPT_BYTES", "SEARCHER_BYTES"):
+                monkeypatch.setattr(f"personakit.store.postings.{bound}", 10)
+        index = MemoryIndex(tmp_path / f"index-{tiny}")
+        index.open()
+        index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(30)])
+        first = [h.memory.id for h in index.search(["chess", "play"], 7)]
+        assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]  # the kept postings
+        assert index.count_restricted(["chess"]) == 0
+        index.update([(memory(99, "plays chess", "restricted"), FileStat(99, 1))])
+        assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
+        index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
+        assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
+        # A memory of the kept segment changes: its old version there is deleted, never found again.
+        index.update([(memory(3, "reads novels"), FileStat(3, 2))])
+        found = [h.memory for h in index.search(["chess"], None)]
+        assert memory(3, "").id not in {m.id for m in found} and len(found) == 30
+        assert [h.memory.text for h in index.search(["novel"], 7)] == ["reads novels"]
+        index.close()
 
 
 def test_a_first_index_in_batches_takes_every_memory_once(

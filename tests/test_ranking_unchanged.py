@@ -20,6 +20,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from personakit.core.memory import Category, Memory, State, memory_id, render_memory, slug
 from personakit.core.words import words
 from personakit.service import PersonaKit, init_vault
@@ -77,7 +79,19 @@ def answers(root: Path) -> dict[str, Any]:
         kit.close()
 
 
-def test_the_quality_sets_results_are_what_they_were(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "knobs",
+    [{}, {"GROUPS_FROM": 0, "WALK_FROM": 0}, {"GROUPS_FROM": 0, "MOST_GROUPS": 4}],
+    ids=["as-shipped", "per-group-walking-ties", "groups-overflow"],
+)
+def test_the_quality_sets_results_are_what_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, knobs: dict[str, int]
+) -> None:
+    """The same answers whichever way the candidates are scored (one by one, or per group of memories
+    sharing the same words) and ties are ordered (looked up, or walked in tie_break order): at this size
+    only forced thresholds reach the second ways."""
+    for name, value in knobs.items():
+        monkeypatch.setattr(f"personakit.store.index.{name}", value)
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     found = answers(tmp_path / "vault")
     differ = [qid for qid in expected if found.get(qid) != expected[qid]]

@@ -51,7 +51,10 @@ def tie_break(state: str, created: str) -> str:
 def recency(created: str) -> str:
     """A key that sorts the newest `created` first (printable ASCII, as timestamps are, is mirrored),
     and a memory with no date last. The index sorts by the same key."""
-    return "".join(chr(0x9E - ord(c)) if " " <= c <= "~" else c for c in created) or "\x7f"
+    return created.translate(_MIRROR) or "\x7f"
+
+
+_MIRROR = {c: chr(0x9E - c) for c in range(ord(" "), ord("~") + 1)}
 
 
 def compose(matches: list[Match], approved: list[Memory], withheld: int, limit: int) -> ReadResult:

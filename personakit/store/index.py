@@ -24,7 +24,6 @@ import heapq
 import logging
 import math
 import shutil
-from array import array
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from threading import RLock
@@ -35,9 +34,11 @@ from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
 from whoosh.searching import Searcher
 
 from personakit.core.memory import Memory
+from personakit.core.overlap import Group, Word, candidates, groups, members, scores
 from personakit.core.reading import tie_break
 from personakit.core.words import words
 from personakit.store.files import FileStat
+from personakit.store.postings import Postings, frequent
 
 log = logging.getLogger("personakit")
 
@@ -65,7 +66,10 @@ MAX_QUERY_WORDS = 64
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
-POSTINGS_KEPT = 2_000_000  # postings a searcher keeps read (5 bytes each), for the words questions share
+GROUPS_FROM = 512  # candidates from which they are scored per group of equal words rather than one by one
+MOST_GROUPS = 256  # more groups than this: scored one by one after all
+WALK_FROM = 256  # tied documents from which they are walked in tie_break order rather than looked up
+WARM_SHARE = 0.01  # words more than this share of the memories have are read ahead after start
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
 
@@ -115,9 +119,7 @@ class MemoryIndex:
         self._searcher: Searcher | None = None
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
         self._column: tuple[Searcher | None, Any, dict[int, str]] = (None, None, {})
-        self._kept: tuple[Searcher | None, dict[tuple[str, str], tuple[int, array[int], array[int]]], int] = (
-            None, {}, 0,
-        )  # fmt: skip
+        self._postings = Postings(TEXT_WEIGHT, "tie_break")
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -227,68 +229,99 @@ class MemoryIndex:
         """The `limit` memories (None: all) sharing most of terms, in the contract's order. By default only
         the ones a read may return; `fields=ALL_WORDS_FIELDS` for every state (the owner's search).
 
-        Scores are summed straight from the terms' posting lists. (Whoosh's own Or query walks a tree of
-        union matchers, 3 to 6 times slower here, and its top-N breaks exact ties by index order, not by
-        the contract.) Only the memories tied at the cut are then ordered by the contract's tie-break,
+        Scores are summed from the terms' posting lists, kept as bit sets (`store.postings`), and only for
+        the memories that can be among the best (`core.overlap`): Whoosh's own Or query walks a tree of
+        union matchers for every memory sharing a word, and its top-N breaks exact ties by index order, not
+        by the contract. Only the memories tied at the cut are then ordered by the contract's tie-break,
         approved first and then newest, from the tie_break column; stored fields are loaded for the
         memories returned."""
         with self._lock:
             s = self._fresh_searcher()
-            scores = self._scores(s, terms, fields)
-            if limit is None or len(scores) <= limit:
-                chosen = list(scores.items())
-            else:
-                edge = heapq.nlargest(limit, scores.values())[-1]
-                chosen = [(doc, score) for doc, score in scores.items() if score > edge]
-                tied = [doc for doc, score in scores.items() if score == edge]
-                if len(chosen) + len(tied) > limit:
-                    tied.sort(key=self._tie_breaks(s))
-                chosen += [(doc, edge) for doc in tied[: limit - len(chosen)]]
+            chosen = self._choose(s, self._words(s, terms, fields), limit)
             hits = [Hit(s.stored_fields(doc), score) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
 
-    def _scores(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> dict[int, float]:
-        """Document number -> 1 per term it holds, plus SHARE x the term's rarity (x QUOTE_SHARE when the
-        memory has it only in a quote). Terms are added in one order for every memory, so memories
-        sharing the same words in the same places get exactly equal scores."""
+    def _words(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> list[Word]:
+        """Each term in each field, with its documents and what it adds to their scores: 1 plus SHARE x its
+        rarity (x QUOTE_SHARE when the memory has it only in a quote)."""
         documents = s.reader().doc_count_all()
-        scores: dict[int, float] = {}
-        add = scores.get
+        found = []
         for field in fields:
             for term in terms[:MAX_QUERY_WORDS]:
-                having, docs, in_text = self._postings(s, field, term)
-                if not having:
-                    continue
-                fraction = SHARE * rarity(having, documents)
-                text_score, quote_score = 1.0 + fraction, 1.0 + fraction * QUOTE_SHARE
-                for doc, text in zip(docs, in_text, strict=True):
-                    scores[doc] = add(doc, 0.0) + (text_score if text else quote_score)
-        return scores
-
-    def _postings(self, s: Searcher, field: str, term: str) -> tuple[int, array[int], array[int]]:
-        """How many documents have the term (deleted ones too, as Whoosh counts), which ones, and whether
-        each has it in its text. Kept for as long as s: questions share their common words, and walking
-        Whoosh's matcher costs three times what scoring the postings does."""
-        if self._kept[0] is not s:
-            self._kept = (s, {}, 0)
-        _, kept, count = self._kept
-        found = kept.get((field, term))
-        if found is None:
-            docs, in_text = array("i"), array("b")
-            having = s.reader().doc_frequency(field, term)
-            if having:
-                postings = s.postings(field, term)
-                active, doc_id, weight, step = postings.is_active, postings.id, postings.weight, postings.next
-                while active():
-                    docs.append(doc_id())
-                    in_text.append(weight() >= TEXT_WEIGHT)
-                    step()
-            if count + len(docs) > POSTINGS_KEPT:
-                kept.clear()
-                count = 0
-            found = kept[(field, term)] = (having, docs, in_text)
-            self._kept = (s, kept, count + len(docs))
+                having, docs, in_text = self._postings.word(s, field, term)
+                if docs:
+                    fraction = SHARE * rarity(having, documents)
+                    found.append(Word(docs, in_text, 1.0 + fraction, 1.0 + fraction * QUOTE_SHARE))
         return found
+
+    def _choose(self, s: Searcher, words: list[Word], limit: int | None) -> list[tuple[int, float]]:
+        """The `limit` best documents (None: all) and their scores, in the order a plain sum over the
+        words meets them (so that equal keys keep the order they always had)."""
+        among = 0
+        for word in words:
+            among |= word.having
+        if limit is not None:
+            among = candidates(words, limit)
+        grouped = None
+        if limit is not None and among.bit_count() > GROUPS_FROM:
+            grouped = groups(words, among, MOST_GROUPS)
+        if grouped is None:
+            return self._cut(s, scores(words, among), limit)
+        ranked = sorted(grouped, key=lambda g: -g.score)
+        total, edge = 0, 0.0
+        for group in ranked:
+            total += group.docs.bit_count()
+            if total >= limit:  # type: ignore[operator]
+                edge = group.score
+                break
+        chosen = [(doc, g.first, g.score) for g in ranked if g.score > edge for doc in members(g.docs)]
+        tied = [g for g in ranked if g.score == edge]
+        need = limit - len(chosen)  # type: ignore[operator]
+        chosen += [(doc, first, edge) for doc, first in self._first_tied(s, tied, need)]
+        chosen.sort(key=lambda c: (c[1], c[0]))
+        return [(doc, score) for doc, _, score in chosen]
+
+    def _cut(self, s: Searcher, scores: dict[int, float], limit: int | None) -> list[tuple[int, float]]:
+        """The `limit` best of scores (all when None), ties at the cut broken by the contract."""
+        if limit is None or len(scores) <= limit:
+            return list(scores.items())
+        edge = heapq.nlargest(limit, scores.values())[-1]
+        chosen = [(doc, score) for doc, score in scores.items() if score > edge]
+        tied = [doc for doc, score in scores.items() if score == edge]
+        if len(chosen) + len(tied) > limit:
+            tied.sort(key=self._tie_breaks(s))
+        return chosen + [(doc, edge) for doc in tied[: limit - len(chosen)]]
+
+    def _first_tied(self, s: Searcher, tied: list[Group], need: int) -> list[tuple[int, int]]:
+        """The `need` first documents of the tied groups, as (doc, first word): by tie_break, then in the
+        order the plain sum meets them. Many tied documents are walked in each segment's tie_break order
+        rather than all looked up (a single common word can tie thousands)."""
+        everyone = 0
+        for group in tied:
+            everyone |= group.docs
+        if everyone.bit_count() <= WALK_FROM:
+            value = self._tie_breaks(s)
+            keyed = [(value(doc), g.first, doc) for g in tied for doc in members(g.docs)]
+            return [(doc, first) for _, first, doc in heapq.nsmallest(need, keyed)]
+        picked: list[tuple[str, int]] = []  # (tie_break, doc)
+        for start, values, order in self._postings.orders(s):
+            size = len(values)
+            local = (everyone >> start) & ((1 << size) - 1)
+            inside = local.bit_count()
+            if inside * inside <= need * size:  # few here: look them up rather than walk the segment
+                picked += [(values[doc], start + doc) for doc in members(local)]
+                continue
+            table = local.to_bytes((size + 7) // 8, "little")
+            taken, last = 0, None
+            for doc in order:  # this segment's documents by tie_break; stop past the need-th's value
+                if table[doc >> 3] >> (doc & 7) & 1:
+                    if taken >= need and values[doc] != last:
+                        break
+                    picked.append((values[doc], start + doc))
+                    taken, last = taken + 1, values[doc]
+        firsts = [(g.first, g.docs.to_bytes((g.docs.bit_length() + 7) // 8, "little")) for g in tied]
+        keyed = [(value, _first_of(doc, firsts), doc) for value, doc in picked]
+        return [(doc, first) for _, first, doc in heapq.nsmallest(need, keyed)]
 
     def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
         """A document's tie_break, from the column of s kept as long as s (opening a column reader reads
@@ -310,10 +343,24 @@ class MemoryIndex:
         """How many restricted memories share at least one of terms."""
         with self._lock:
             s = self._fresh_searcher()
-            found: set[int] = set()
+            found = 0
             for term in terms[:MAX_QUERY_WORDS]:
-                found.update(self._postings(s, "restricted_words", term)[1])
-            return len(found)
+                found |= self._postings.word(s, "restricted_words", term)[1]
+            return found.bit_count()
+
+    def warm(self, share: float = WARM_SHARE) -> int:
+        """Read ahead the postings of the words more than `share` of the memories have, in every field a
+        read looks at, so that no read waits for them (run in the background after start)."""
+        with self._lock:
+            s = self._fresh_searcher()
+            least = max(2, int(s.reader().doc_count_all() * share))
+            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(s.reader(), f, least)]
+        for field, word in common:
+            with self._lock:  # one word at a time: reads and writes go between them
+                if self._ix is None:
+                    return 0
+                self._postings.word(self._fresh_searcher(), field, word)
+        return len(common)
 
     def newest(self, state: str, limit: int) -> list[Hit]:
         """The newest memories in state. Cached until the index changes: reads ask this often."""
@@ -323,3 +370,11 @@ class MemoryIndex:
                 results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
                 self._newest = (s, (state, limit), [Hit(hit.fields()) for hit in results])
             return list(self._newest[2])
+
+
+def _first_of(doc: int, firsts: list[tuple[int, bytes]]) -> int:
+    """The first word of the (disjoint) group holding doc."""
+    for first, table in firsts:
+        if doc >> 3 < len(table) and table[doc >> 3] >> (doc & 7) & 1:
+            return first
+    raise ValueError(f"document {doc} is in no tied group")

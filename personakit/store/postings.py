@@ -1,0 +1,176 @@
+"""Each word's memories as bit sets, read from the Whoosh index's posting lists and kept across changes.
+
+Whoosh keeps an index as segments: immutable files of documents, numbered within the segment, to which
+later changes add new segments (and mark replaced documents deleted). A word's postings in a segment
+therefore never change while the segment lives, and are read from Whoosh once per segment: as two bit
+sets, the segment's documents having the word and those having it in their text. After a proposal only
+the proposal's new small segment is read again; the big segments of a first index stay as they were.
+
+For one searcher (one state of the index), a word's sets over the whole index are the segments' sets
+shifted to the segments' first document numbers, less the deleted documents; they are kept for as long as
+the searcher. Both stores are bounded in bytes: the least recently used words go first.
+
+This module reads Whoosh only through the reader objects the index gives it (it imports no library).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from personakit.core.overlap import bits
+
+KEPT_BYTES = 24_000_000  # bit sets kept per segment, for the words questions share
+SEARCHER_BYTES = 24_000_000  # bit sets kept for the current searcher
+SEGMENT_FROM = 1000  # documents from which a segment's postings are kept; smaller ones are read each time
+ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
+
+Sets = tuple[int, int]  # (documents having the word, documents having it in their text)
+
+
+def _size(entry: tuple[int, ...]) -> int:
+    return ENTRY_BYTES + sum((n.bit_length() + 7) // 8 for n in entry)
+
+
+class _Bounded:
+    """An LRU dict that drops its oldest entries past a number of bytes."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.items: OrderedDict[Any, tuple[int, ...]] = OrderedDict()
+        self.bytes = 0
+
+    def get(self, key: Any) -> Any:
+        found = self.items.get(key)
+        if found is not None:
+            self.items.move_to_end(key)
+        return found
+
+    def put(self, key: Any, value: tuple[int, ...]) -> None:
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.bytes -= _size(old)
+        self.items[key] = value
+        self.bytes += _size(value)
+        while self.bytes > self.most and len(self.items) > 1:
+            _, dropped = self.items.popitem(last=False)
+            self.bytes -= _size(dropped)
+
+    def drop(self, keep: Callable[[Any], bool]) -> None:
+        for key in [k for k in self.items if not keep(k)]:
+            self.bytes -= _size(self.items.pop(key))
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.bytes = 0
+
+
+class Postings:
+    """Bit sets of each word's documents, for the searcher given. Not thread-safe: the index's lock
+    guards it, as it guards the searcher."""
+
+    def __init__(self, text_weight: int, column: str) -> None:
+        self.text_weight = text_weight  # a posting this heavy has the word in the memory's text
+        self.column = column  # the sortable column that orders tied documents
+        self._orders: dict[str, tuple[list[str], array[int]]] = {}  # segment id -> column values, order
+        self._segments = _Bounded(KEPT_BYTES)  # (segment id, field, word) -> sets within the segment
+        self._current = _Bounded(SEARCHER_BYTES)  # (field, word) -> (having, sets) for the searcher
+        self._searcher: object = None
+        self._leaves: list[tuple[Any, int, str | None]] = []  # (segment reader, first doc, id if kept)
+        self._dead = 0  # deleted documents of the current searcher
+
+    def word(self, searcher: Any, field: str, word: str) -> tuple[int, int, int]:
+        """(how many documents have the word, deleted ones too, as Whoosh counts; the live ones having it;
+        the live ones having it in their text)."""
+        self._follow(searcher)
+        found = self._current.get((field, word))
+        if found is None:
+            having = searcher.reader().doc_frequency(field, word)
+            docs = text = 0
+            if having:
+                for reader, first, segment in self._leaves:
+                    seg_docs, seg_text = self._segment(reader, segment, field, word)
+                    docs |= seg_docs << first
+                    text |= seg_text << first
+                if self._dead:
+                    docs &= ~self._dead
+                    text &= ~self._dead
+            found = (having, docs, text)
+            self._current.put((field, word), found)
+        return found  # type: ignore[no-any-return]
+
+    def _follow(self, searcher: Any) -> None:
+        """Switch to a new searcher: its segments, its deleted documents; forget segments that are gone."""
+        if searcher is self._searcher:
+            return
+        reader = searcher.reader()
+        leaves, dead, present = [], [], set()
+        for leaf, first in reader.leaf_readers():
+            size = leaf.doc_count_all()
+            segment = leaf.segment() if hasattr(leaf, "segment") else None  # an empty index has none
+            kept = segment.segment_id() if segment is not None and size >= SEGMENT_FROM else None
+            leaves.append((leaf, first, kept))
+            present.add(kept)
+            if leaf.has_deletions():
+                dead += [first + doc for doc in leaf.deleted_docs_set]
+        self._leaves = leaves
+        self._dead = bits(dead, reader.doc_count_all()) if dead else 0
+        self._segments.drop(lambda key: key[0] in present)
+        self._orders = {segment: order for segment, order in self._orders.items() if segment in present}
+        self._current.clear()
+        self._searcher = searcher
+
+    def orders(self, searcher: Any) -> list[tuple[int, list[str], array[int]]]:
+        """Per segment: its first document number, each of its documents' column values, and its documents
+        sorted by value (then number). Read once per segment, as postings are."""
+        self._follow(searcher)
+        found = []
+        for reader, first, segment in self._leaves:
+            order = self._orders.get(segment) if segment is not None else None
+            if order is None:
+                values = list(reader.column_reader(self.column))
+                order = (values, array("i", sorted(range(len(values)), key=values.__getitem__)))
+                if segment is not None:
+                    self._orders[segment] = order
+            found.append((first, *order))
+        return found
+
+    def _segment(self, reader: Any, segment: str | None, field: str, word: str) -> Sets:
+        if segment is not None:
+            found = self._segments.get((segment, field, word))
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        sets = self._read(reader, field, word)
+        if segment is not None:
+            self._segments.put((segment, field, word), sets)
+        return sets
+
+    def _read(self, reader: Any, field: str, word: str) -> Sets:
+        """The word's documents in one segment, from Whoosh's matcher (deleted documents are left out)."""
+        if not reader.doc_frequency(field, word):
+            return 0, 0
+        docs, text = [], []
+        matcher = reader.postings(field, word)
+        active, doc_id, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
+        heavy = self.text_weight
+        while active():
+            doc = doc_id()
+            docs.append(doc)
+            if weight() >= heavy:
+                text.append(doc)
+            step()
+        size = reader.doc_count_all()
+        having = bits(docs, size)
+        return having, (having if len(text) == len(docs) else bits(text, size))
+
+
+def frequent(reader: Any, field: str, least: int) -> Iterator[str]:
+    """The words of field that at least `least` documents have (deleted ones too)."""
+    counts: dict[str, int] = {}
+    for leaf, _ in reader.leaf_readers():
+        for term, info in leaf.iter_field(field):
+            word = term.decode("utf-8") if isinstance(term, bytes) else term
+            counts[word] = counts.get(word, 0) + info.doc_frequency()
+    return (word for word, count in counts.items() if count >= least)
