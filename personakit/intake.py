@@ -58,7 +58,11 @@ def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = 
             kit.indexed(lambda: kit.index.update(upserts, deletes))
         if kit.writable and commit:
             # A full pass also commits changes another process wrote but could not commit (a kill).
-            commit_hand_edits(kit, None if names is None else touched)
+            settled = None if names is None else touched | (wanted & kit.unsettled)
+            kit.unsettled.difference_update(kit.unsettled if settled is None else settled)
+            commit_hand_edits(kit, settled)
+        elif kit.writable and names is not None:
+            kit.unsettled |= touched  # indexed as soon as saved; committed once the editor is done
 
 
 def load(kit: PersonaKit, name: str, stat: FileStat) -> Memory | None:

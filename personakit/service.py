@@ -101,6 +101,7 @@ class PersonaKit:
         if not self.writable:
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
         self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError]] = {}
+        self.unsettled: set[str] = set()  # files the watcher indexed as saved, to commit when quiet
         self.ledger = Ledger(self.files.state)
         self._watcher: Watcher | None = None
         self._synced = threading.Event()

@@ -63,6 +63,10 @@ def ids(result: dict) -> list[str]:
     return [m["id"] for m in result["memories"]]
 
 
+def texts(result: dict) -> list[str]:
+    return [m["text"] for m in result["memories"]]
+
+
 # -- item 3: serve ---------------------------------------------------------------------------------------
 
 
@@ -444,15 +448,15 @@ async def test_editor_saves_are_visible_within_a_second(vault: Path, how: str) -
         assert len(ids(await call(session, READ, question="tea"))) == 1
         if how == "in place":
             path.write_text(path.read_text().replace("green tea", "green tea and matcha"))
-            await eventually(session, "matcha", lambda r: len(r["memories"]) == 1)
+            await eventually(session, "matcha", lambda r: texts(r) == ["Drinks green tea and matcha"])
         elif how == "temp then rename":
             tmp = path.with_name(".tea.md.swp")
             tmp.write_text(path.read_text().replace("green tea", "green tea and matcha"))
             os.replace(tmp, path)
-            await eventually(session, "matcha", lambda r: len(r["memories"]) == 1)
+            await eventually(session, "matcha", lambda r: texts(r) == ["Drinks green tea and matcha"])
         elif how == "new file":
             write_memory(vault, "rooibos.md", "Drinks rooibos tea", "approved")
-            await eventually(session, "rooibos", lambda r: len(r["memories"]) == 1)
+            await eventually(session, "rooibos", lambda r: texts(r)[:1] == ["Drinks rooibos tea"])
         elif how == "delete":
             path.unlink()
             await eventually(session, "tea", lambda r: r["memories"] == [])
