@@ -33,6 +33,7 @@ class Env:
     """Where servers run: a temporary home, git config, logs and vault copies."""
 
     root: Path
+    code: Path | None = None  # a checkout whose personakit the servers and commands run, else this one
     home: Path = field(init=False)
     gitconfig: Path = field(init=False)
     logs: Path = field(init=False)
@@ -49,6 +50,8 @@ class Env:
         extra = {"HOME": str(self.home), "GIT_CONFIG_GLOBAL": str(self.gitconfig), "GIT_CONFIG_NOSYSTEM": "1"}
         if vault is not None:
             extra["PERSONAKIT_VAULT"] = str(vault)
+        if self.code is not None:
+            extra["PYTHONPATH"] = str(self.code)
         return extra
 
     def process_env(self, vault: Path | None = None) -> dict[str, str]:

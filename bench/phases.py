@@ -70,6 +70,7 @@ class Plan:
     history_burst: int = 200
     smoke: bool = False
     py_spy: Path | None = None
+    code: Path | None = None
 
 
 # -- one size --------------------------------------------------------------------------------------------

@@ -51,10 +51,10 @@ from phases import Figures, Plan, Say, measure_history, measure_size
 OUT = BENCH / "out"
 
 
-def machine() -> str:
+def machine(code: Path | None = None) -> str:
     """When, which code, and on what: the header of a result (the load average shows other work)."""
     try:
-        git = ["git", "-C", str(BENCH.parent)]
+        git = ["git", "-C", str(code or BENCH.parent)]
         commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
         dirty = subprocess.run(
             [*git, "status", "--porcelain", "--", "personakit"], capture_output=True
@@ -77,12 +77,12 @@ async def run(plan: Plan, say: Say, stream: TextIO) -> int:
         longhistory.cached_pair(*plan.history)
     count = plan.reads + 20
     workloads = {"lookup": generate.questions(count), "conversational": generate.conversational(count)}
-    where, loads = machine(), [load()]
+    where, loads = machine(plan.code), [load()]
     root = Path(tempfile.mkdtemp(prefix="personakit-bench-"))
     sizes: dict[int, Figures] = {}
     history: dict[str, Figures] = {}
     try:
-        env = Env(root)
+        env = Env(root, plan.code)
         for n in plan.sizes:
             say(f"PersonaKit with {n:,} memories (load average {load()}) ...")
             t0 = time.perf_counter()
@@ -115,11 +115,13 @@ async def run(plan: Plan, say: Say, stream: TextIO) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     # A smoke run, or one slowed down by py-spy, keeps its figures out of the results files.
     stem = "results-smoke" if plan.smoke else "results-profiled" if plan.py_spy else "results"
-    if stem == "results":
+    if plan.code is not None:
+        stem += "-" + plan.code.name
+    if not plan.smoke and not plan.py_spy:
         text = (
             f"# {header}\n\n{samples}\n\n{report.markdown(rows)}\n\nReferences:\n\n{report.markdown(refs)}\n"
         )
-        (OUT / "results.md").write_text(text)
+        (OUT / f"{stem}.md").write_text(text)
     figures = {"machine": where, "loads": loads, "sizes": sizes, "history": history}
     (OUT / f"{stem}.json").write_text(json.dumps(figures, indent=1) + "\n")
     return 0
@@ -138,8 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reads", type=int, default=600)
     parser.add_argument("--cold-runs", type=int, default=5)
     parser.add_argument("--py-spy", type=Path, help="folder for py-spy profiles of the server, per phase")
+    parser.add_argument(
+        "--code", type=Path, help="run the personakit of this checkout (e.g. an older commit's)"
+    )
     args = parser.parse_args(argv)
-    plan = Plan(sizes=args.sizes, reads=args.reads, cold_runs=args.cold_runs, py_spy=args.py_spy,
+    plan = Plan(sizes=args.sizes, reads=args.reads, cold_runs=args.cold_runs, py_spy=args.py_spy, code=args.code,
                 history=None if args.no_history else (args.history[0], args.history[1]))  # fmt: skip
     if args.smoke:
         plan = Plan(sizes=[1000], cold_runs=2, scratch_runs=1, index_runs=1, reads=60, proposes=5, burst=10,
