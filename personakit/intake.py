@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import InvalidMemory, Memory, parse_memory
+from personakit.core.plainfile import read_memory
 from personakit.store.files import FileStat, plain_name
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = 
 def load(kit: PersonaKit, name: str, stat: FileStat) -> Memory | None:
     """The file's memory, or None (reported once per version of the file) when it cannot be read."""
     try:
-        memory = parse_memory(kit.files.read(name), name)
+        memory = read_memory(kit.files.read(name), name)
     except (InvalidMemory, OSError, UnicodeError) as error:
         if kit.broken.get(name, (None,))[0] != stat:
             line = error.line if isinstance(error, InvalidMemory) else None

@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
@@ -50,6 +51,7 @@ log = logging.getLogger("personakit")
 T = TypeVar("T")
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
+WARM_AFTER = 1.0  # seconds after start before a server reads ahead the common words (start-up goes first)
 ASSISTANT_EMAIL = "assistant@personakit.invalid"
 
 
@@ -124,6 +126,8 @@ class PersonaKit:
             threading.Thread(target=self._sync_all_logged, name="personakit-sync", daemon=True).start()
         else:
             self._sync_all_logged()
+        if watch:  # a server: read ahead the everyday words' postings, once it has answered its host
+            threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
 
     def close(self, wait: float = 30.0) -> None:
         if self._watcher is not None:
@@ -139,6 +143,14 @@ class PersonaKit:
             self._sync_logged(None, commit=True)
         finally:
             self._synced.set()
+
+    def _warm_logged(self, after: float = WARM_AFTER) -> None:
+        time.sleep(after)
+        self.wait_until_synced()
+        try:
+            self.index.warm()
+        except Exception as error:  # only a head start: reads read what they need anyway
+            log.debug("could not read ahead the common words: %s", error)
 
     def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
         try:

@@ -68,7 +68,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             kit.refresh_index()  # mid-merge: index only, commit nothing
         else:
             kit.sync(None)
-    print(f"indexed {sum(1 for _ in kit.index.all())} memories")
+    print(f"indexed {kit.index.count()} memories")
     warn_broken(kit)
     return 0
 

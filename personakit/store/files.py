@@ -135,8 +135,13 @@ class VaultFiles:
         """The file's text. Raises OSError, or UnicodeDecodeError for a file that is not UTF-8."""
         path = self.path(name)
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        try:  # a memory is a few hundred bytes: read what the file holds, not a buffer of the most it may
+            size = os.fstat(fd).st_size
+            data = os.read(fd, min(size, MAX_FILE_BYTES) + 1)
+            while len(data) <= MAX_FILE_BYTES and (more := os.read(fd, MAX_FILE_BYTES + 1 - len(data))):
+                data += more  # the file grew since fstat
+        finally:
+            os.close(fd)
         if len(data) > MAX_FILE_BYTES:
             raise OSError(errno.EFBIG, f"larger than {MAX_FILE_BYTES:,} bytes")
         return data.decode("utf-8")

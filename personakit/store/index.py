@@ -30,6 +30,7 @@ from threading import RLock
 from typing import Any
 
 from whoosh import fields, index, query
+from whoosh.codec.whoosh3 import W3Codec  # type: ignore[attr-defined]
 from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
 from whoosh.searching import Searcher
 
@@ -90,6 +91,14 @@ def rarity(having: int, documents: int) -> float:
 
 
 SHARE = 1.0 / (MAX_QUERY_WORDS + 1)  # below 1 / (query words), so the fractions never add up to a whole word
+
+
+class LeanCodec(W3Codec):  # type: ignore[misc]
+    """Whoosh's codec without per-block length statistics: they only serve Whoosh's own scoring, which
+    reads do not use, and writing them reads each posting's field length back from disk (a third of a
+    first index's Whoosh time). Segments name their codec, so this class must keep its name and module."""
+
+    length_stats = False
 
 
 def _memory(doc: dict[str, Any]) -> Memory:
@@ -181,7 +190,7 @@ class MemoryIndex:
             # takes a plain segment with an empty postings file for damage, and a segment of one memory
             # has one (its postings are inlined in the terms table).
             compound = len(upserts) < PLAIN_SEGMENT_FROM
-            writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound)
+            writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
             try:
                 for name in deletes:
                     writer.delete_by_term("name", name)
@@ -219,6 +228,11 @@ class MemoryIndex:
         with self._lock:
             results = self._fresh_searcher().search(query.Prefix("id", prefix), limit=most)
             return [Hit(hit.fields()) for hit in results]
+
+    def count(self) -> int:
+        """How many memories are indexed."""
+        with self._lock:
+            return int(self._fresh_searcher().doc_count())
 
     def all(self) -> Iterator[Hit]:
         with self._lock:
@@ -352,6 +366,8 @@ class MemoryIndex:
         """Read ahead the postings of the words more than `share` of the memories have, in every field a
         read looks at, so that no read waits for them (run in the background after start)."""
         with self._lock:
+            if self._ix is None:
+                return 0
             s = self._fresh_searcher()
             least = max(2, int(s.reader().doc_count_all() * share))
             common = [(f, w) for f in ("words", "restricted_words") for w in frequent(s.reader(), f, least)]
