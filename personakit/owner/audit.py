@@ -127,21 +127,21 @@ def format_event(e: Event) -> str:
 
 # -- the read ledger ----------------------------------------------------------------------------------
 def reads(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[dict[str, Any]]:
-    """Ledger entries, newest first."""
-    found = []
-    for entry in kit.ledger.entries():
+    """Ledger entries, newest first (read from the ledger's end: the newest are what is asked for)."""
+    found: list[dict[str, Any]] = []
+    for entry in kit.ledger.newest_first():
+        if limit and len(found) >= limit:
+            break
         if since is None or _when(str(entry.get("at", ""))) >= since:
             found.append(entry)
-    found.reverse()
-    return found[:limit] if limit else found
+    return found
 
 
 def last_read(kit: PersonaKit, memory_id: str) -> dict[str, Any] | None:
-    last = None
-    for entry in kit.ledger.entries():
+    for entry in kit.ledger.newest_first(containing=memory_id):
         if memory_id in (entry.get("ids") or ()):
-            last = entry
-    return last
+            return entry
+    return None
 
 
 def format_read(entry: dict[str, Any]) -> str:

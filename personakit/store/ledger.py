@@ -42,9 +42,48 @@ class Ledger:
             except FileNotFoundError:
                 continue
             for line in lines:
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(entry, dict):
+                entry = _entry(line)
+                if entry is not None:
                     yield entry
+
+    def newest_first(self, containing: str = "") -> Iterator[dict[str, Any]]:
+        """Entries, newest first, read from the end of the ledger: asking for the last few reads (or the
+        last read of one memory) reads as little of a full ledger as it can. With `containing`, only the
+        lines holding that text are parsed at all."""
+        for path in (self.path, self.older):
+            for line in _lines_backwards(path):
+                if containing in line:
+                    entry = _entry(line)
+                    if entry is not None:
+                        yield entry
+
+
+def _entry(line: str) -> dict[str, Any] | None:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None  # a line cut short by a crash
+    return entry if isinstance(entry, dict) else None
+
+
+def _lines_backwards(path: Path, chunk: int = 1 << 16) -> Iterator[str]:
+    """The file's lines, last first, read in chunks from its end."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 (closed below, also when the caller stops early)
+    except FileNotFoundError:
+        return
+    with handle:
+        end = handle.seek(0, os.SEEK_END)
+        rest = b""
+        while end > 0:
+            start = max(0, end - chunk)
+            handle.seek(start)
+            block = handle.read(end - start) + rest
+            end = start
+            lines = block.split(b"\n")
+            rest = lines.pop(0) if start > 0 else b""  # maybe cut: joined with the chunk before it
+            for line in reversed(lines):
+                if line:
+                    yield line.decode("utf-8", errors="replace")
+        if rest:
+            yield rest.decode("utf-8", errors="replace")
