@@ -19,6 +19,7 @@ from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import InvalidMemory, Memory, parse_memory
 from personakit.core.plainfile import read_memory
 from personakit.store.files import FileStat, plain_name
+from personakit.store.packing import maybe_pack
 
 if TYPE_CHECKING:
     from personakit.service import PersonaKit
@@ -123,6 +124,8 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
     for path, old in gone.items():
         label = f"{old.id}: {old.text}" if old else path.removeprefix("memories/")
         kit.history.commit([path], f"forget {label} (file deleted by hand)")
+    if edited or gone:
+        maybe_pack(kit.root)
 
 
 def committed_memory(kit: PersonaKit, path: str) -> Memory | None:

@@ -45,6 +45,7 @@ from personakit.store.files import FileStat, VaultFiles, resolve_vault
 from personakit.store.history import History
 from personakit.store.index import Hit, MemoryIndex
 from personakit.store.ledger import Ledger
+from personakit.store.packing import maybe_pack
 from personakit.store.watcher import Watcher
 
 log = logging.getLogger("personakit")
@@ -126,6 +127,8 @@ class PersonaKit:
             threading.Thread(target=self._sync_all_logged, name="personakit-sync", daemon=True).start()
         else:
             self._sync_all_logged()
+        if self.writable:
+            maybe_pack(self.root)
         if watch:  # a server: read ahead the everyday words' postings, once it has answered its host
             threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
 
@@ -326,6 +329,7 @@ class PersonaKit:
             self.history.unstage([path])
             self._sync_logged([memory.name], commit=False)  # the file's restored state, back into the index
             raise
+        maybe_pack(self.root)  # in the background: the commit is made and answered for
         if not indexed:
             try:
                 self.indexed(update)
