@@ -91,7 +91,7 @@ def test_the_quality_sets_results_are_what_they_were(
     sharing the same words) and ties are ordered (looked up, or walked in tie_break order): at this size
     only forced thresholds reach the second ways."""
     for name, value in knobs.items():
-        monkeypatch.setattr(f"personakit.store.index.{name}", value)
+        monkeypatch.setattr(f"personakit.store.ranking.{name}", value)
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     found = answers(tmp_path / "vault")
     differ = [qid for qid in expected if found.get(qid) != expected[qid]]

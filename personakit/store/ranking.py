@@ -1,0 +1,165 @@
+"""Ranking a read from the index's postings: which memories share most of the question's words, in the
+contract's order. No library is imported here: the index hands in its Whoosh searcher.
+
+Scoring is 1 per distinct query word a memory has, plus a fraction that sums to less than 1 over all
+query words: the integer part is the overlap count the contract ranks by, the fraction breaks its ties.
+Each shared word adds its rarity in the vault (idf over the maximum idf), three quarters of it when the
+memory has the word only in a quote: among memories sharing as many words, the one sharing rarer words,
+in its text rather than its quotes, comes first. Memory length plays no part.
+
+Scores are summed from the words' posting lists, kept as bit sets (`store.postings`), and only for the
+memories that can be among the best (`core.overlap`). (Whoosh's own Or query walks a tree of union
+matchers for every memory sharing a word, and its top-N breaks exact ties by index order, not by the
+contract.) Only the memories tied at the cut are then ordered by the contract's tie-break, approved first
+and then newest, from the tie_break column.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable
+from typing import Any
+
+from personakit.core.overlap import Group, Word, candidates, groups, members, scores
+from personakit.store.postings import Postings
+
+MAX_QUERY_WORDS = 64
+TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
+QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
+GROUPS_FROM = 512  # candidates from which they are scored per group of equal words rather than one by one
+MOST_GROUPS = 256  # more groups than this: scored one by one after all
+WALK_FROM = 256  # tied documents from which they are walked in tie_break order rather than looked up
+Searcher = Any  # a Whoosh searcher, as the index hands it in
+
+
+def rarity(having: int, documents: int) -> float:
+    """A word's rarity in (0, 1): idf as Whoosh computes it, over its largest value (a word one memory has)."""
+    documents = max(documents, 1)
+    idf = (math.log(documents / (having + 1)) + 1.0) / (math.log(documents) + 1.0)
+    return min(max(idf, 0.0), 0.999)
+
+
+SHARE = 1.0 / (MAX_QUERY_WORDS + 1)  # below 1 / (query words), so the fractions never add up to a whole word
+
+
+class Ranker:
+    """Ranks reads on one index; keeps what it read (postings, tie-break values) for later reads. Not
+    thread-safe: the index's lock guards it, as it guards the searcher."""
+
+    def __init__(self) -> None:
+        self.postings = Postings(TEXT_WEIGHT, "tie_break")
+        self._column: tuple[Searcher | None, Any, dict[int, str]] = (None, None, {})
+
+    def count_restricted(self, s: Searcher, terms: list[str]) -> int:
+        """How many restricted memories share at least one of terms."""
+        found = 0
+        for term in terms[:MAX_QUERY_WORDS]:
+            found |= self.postings.word(s, "restricted_words", term)[1]
+        return found.bit_count()
+
+    def words(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> list[Word]:
+        """Each term in each field, with its documents and what it adds to their scores: 1 plus SHARE x its
+        rarity (x QUOTE_SHARE when the memory has it only in a quote)."""
+        documents = s.reader().doc_count_all()
+        found = []
+        for field in fields:
+            for term in terms[:MAX_QUERY_WORDS]:
+                having, docs, in_text = self.postings.word(s, field, term)
+                if docs:
+                    fraction = SHARE * rarity(having, documents)
+                    found.append(Word(docs, in_text, 1.0 + fraction, 1.0 + fraction * QUOTE_SHARE))
+        return found
+
+    def choose(self, s: Searcher, words: list[Word], limit: int | None) -> list[tuple[int, float]]:
+        """The `limit` best documents (None: all) and their scores, in the order a plain sum over the
+        words meets them (so that equal keys keep the order they always had)."""
+        among = 0
+        for word in words:
+            among |= word.having
+        if limit is not None:
+            among = candidates(words, limit)
+        grouped = None
+        if limit is not None and among.bit_count() > GROUPS_FROM:
+            grouped = groups(words, among, MOST_GROUPS)
+        if grouped is None:
+            return self._cut(s, scores(words, among), limit)
+        ranked = sorted(grouped, key=lambda g: -g.score)
+        total, edge = 0, 0.0
+        for group in ranked:
+            total += group.docs.bit_count()
+            if total >= limit:  # type: ignore[operator]
+                edge = group.score
+                break
+        chosen = [(doc, g.first, g.score) for g in ranked if g.score > edge for doc in members(g.docs)]
+        tied = [g for g in ranked if g.score == edge]
+        need = limit - len(chosen)  # type: ignore[operator]
+        chosen += [(doc, first, edge) for doc, first in self._first_tied(s, tied, need)]
+        chosen.sort(key=lambda c: (c[1], c[0]))
+        return [(doc, score) for doc, _, score in chosen]
+
+    def _cut(self, s: Searcher, scores: dict[int, float], limit: int | None) -> list[tuple[int, float]]:
+        """The `limit` best of scores (all when None), ties at the cut broken by the contract."""
+        if limit is None or len(scores) <= limit:
+            return list(scores.items())
+        edge = heapq.nlargest(limit, scores.values())[-1]
+        chosen = [(doc, score) for doc, score in scores.items() if score > edge]
+        tied = [doc for doc, score in scores.items() if score == edge]
+        if len(chosen) + len(tied) > limit:
+            tied.sort(key=self._tie_breaks(s))
+        return chosen + [(doc, edge) for doc in tied[: limit - len(chosen)]]
+
+    def _first_tied(self, s: Searcher, tied: list[Group], need: int) -> list[tuple[int, int]]:
+        """The `need` first documents of the tied groups, as (doc, first word): by tie_break, then in the
+        order the plain sum meets them. Many tied documents are walked in each segment's tie_break order
+        rather than all looked up (a single common word can tie thousands)."""
+        everyone = 0
+        for group in tied:
+            everyone |= group.docs
+        if everyone.bit_count() <= WALK_FROM:
+            value = self._tie_breaks(s)
+            keyed = [(value(doc), g.first, doc) for g in tied for doc in members(g.docs)]
+            return [(doc, first) for _, first, doc in heapq.nsmallest(need, keyed)]
+        picked: list[tuple[str, int]] = []  # (tie_break, doc)
+        for start, values, order in self.postings.orders(s):
+            size = len(values)
+            local = (everyone >> start) & ((1 << size) - 1)
+            inside = local.bit_count()
+            if inside * inside <= need * size:  # few here: look them up rather than walk the segment
+                picked += [(values[doc], start + doc) for doc in members(local)]
+                continue
+            table = local.to_bytes((size + 7) // 8, "little")
+            taken, last = 0, None
+            for doc in order:  # this segment's documents by tie_break; stop past the need-th's value
+                if table[doc >> 3] >> (doc & 7) & 1:
+                    if taken >= need and values[doc] != last:
+                        break
+                    picked.append((values[doc], start + doc))
+                    taken, last = taken + 1, values[doc]
+        firsts = [(g.first, g.docs.to_bytes((g.docs.bit_length() + 7) // 8, "little")) for g in tied]
+        keyed = [(value, _first_of(doc, firsts), doc) for value, doc in picked]
+        return [(doc, first) for _, first, doc in heapq.nsmallest(need, keyed)]
+
+    def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
+        """A document's tie_break, from the column of s kept as long as s (opening a column reader reads
+        its whole offset table, which costs more than a search); each value read once: the same common
+        words tie the same memories read after read."""
+        if self._column[0] is not s:
+            self._column = (s, s.reader().column_reader("tie_break"), {})
+        _, column, known = self._column
+
+        def tie_break(doc: int) -> str:
+            value = known.get(doc)
+            if value is None:
+                value = known[doc] = column[doc]
+            return value
+
+        return tie_break
+
+
+def _first_of(doc: int, firsts: list[tuple[int, bytes]]) -> int:
+    """The first word of the (disjoint) group holding doc."""
+    for first, table in firsts:
+        if doc >> 3 < len(table) and table[doc >> 3] >> (doc & 7) & 1:
+            return first
+    raise ValueError(f"document {doc} is in no tied group")
