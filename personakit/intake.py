@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from personakit import firstindex
 from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import InvalidMemory, Memory, parse_memory
 from personakit.core.plainfile import read_memory
@@ -41,7 +42,8 @@ def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = 
             on_disk = {n: s for n in wanted if (s := kit.files.stat(n)) is not None}
             indexed = kit.indexed(lambda: kit.index.stats(wanted))
         upserts, deletes, touched = [], [], set()
-        for name in sorted(wanted):
+        helper = firstindex.start(kit, on_disk) if names is None and not indexed else None
+        for name in _in_turn(sorted(wanted), helper):
             stat = on_disk.get(name)
             if indexed.get(name) == stat and (stat is not None or name not in kit.broken):
                 continue  # level already: another process (or an earlier batch) took it in
@@ -65,6 +67,16 @@ def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = 
             commit_hand_edits(kit, settled)
         elif kit.writable and names is not None:
             kit.unsettled |= touched  # indexed as soon as saved; committed once the editor is done
+
+
+def _in_turn(names: list[str], helper: firstindex.Helper | None) -> Iterator[str]:
+    """The names to look at: all of them, or those a first index's helper does not take, then those it
+    hands back."""
+    if helper is None:
+        yield from names
+        return
+    yield from (name for name in names if name not in helper.names)
+    yield from helper.handed_back()
 
 
 def load(kit: PersonaKit, name: str, stat: FileStat) -> Memory | None:

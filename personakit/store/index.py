@@ -187,6 +187,22 @@ class MemoryIndex:
                 raise
             writer.commit()
 
+    def adopt(self, part: Path) -> int:
+        """Take in, in one commit, the segments of another index on the same schema (one a helper process
+        built): their files move into this index's folder. Returns how many memories they hold."""
+        with self._lock:
+            other = index.open_dir(str(part))  # type: ignore[attr-defined]
+            with other.reader() as reader:
+                segments = list(reader.segments())
+            other.close()
+            assert self.folder is not None
+            for path in part.iterdir():
+                if path.name.startswith(f"{other.indexname}_"):  # segment files; not the TOC or locks
+                    path.replace(self.folder / path.name)
+            writer = self._ix.writer(timeout=30.0, delay=0.005, codec=LeanCodec())
+            writer.commit(mergetype=lambda _, existing: [*existing, *segments])
+            return sum(segment.doc_count() for segment in segments)
+
     # -- reading --------------------------------------------------------------------------------------
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
         """The stat each file (all, or the named ones) was indexed at."""
