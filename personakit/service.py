@@ -53,6 +53,8 @@ T = TypeVar("T")
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
 WARM_AFTER = 1.0  # seconds after start before a server reads ahead the common words (start-up goes first)
+SYNC_AFTER = 0.3  # seconds after start before a server with an index checks it against every file: its host's
+# handshake goes first (the check holds Python's GIL for 0.3 s at 10k memories, 3 s at 100k)
 ASSISTANT_EMAIL = "assistant@personakit.invalid"
 
 
@@ -124,7 +126,9 @@ class PersonaKit:
         if background and not fresh:
             # Reads check each candidate against the disk, so they may run while a known index catches up.
             self._synced.set()
-            threading.Thread(target=self._sync_all_logged, name="personakit-sync", daemon=True).start()
+            threading.Thread(
+                target=self._sync_all_logged, args=(SYNC_AFTER,), name="personakit-sync", daemon=True
+            ).start()
         else:
             self._sync_all_logged()
         if self.writable:
@@ -141,7 +145,8 @@ class PersonaKit:
             self.index.close()
         self._git.shutdown()
 
-    def _sync_all_logged(self) -> None:
+    def _sync_all_logged(self, after: float = 0.0) -> None:
+        time.sleep(after)
         try:
             self._sync_logged(None, commit=True)
         finally:

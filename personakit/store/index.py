@@ -167,6 +167,7 @@ class MemoryIndex:
             # takes a plain segment with an empty postings file for damage, and a segment of one memory
             # has one (its postings are inlined in the terms table).
             compound = len(upserts) < PLAIN_SEGMENT_FROM
+            empty = indexed.doc_count_all() == 0  # a first index: no file is in it yet
             writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
             try:
                 for name in deletes:
@@ -175,7 +176,7 @@ class MemoryIndex:
                     terms = {
                         WORDS_FIELD.get(memory.state, "words"): indexed_words(memory.text, memory.evidence)
                     }
-                    known = indexed.document_number(name=memory.name) is not None
+                    known = not empty and indexed.document_number(name=memory.name) is not None
                     (writer.update_document if known else writer.add_document)(
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
