@@ -31,8 +31,12 @@ from typing import cast
 import generate
 
 from personakit.core.memory import CATEGORIES, STATES, Category, Memory, State, render_memory, slug
+from personakit.store.packing import pack
 
-HISTORY_VERSION = 1  # bump when the output changes, so cached vaults are rebuilt
+HISTORY_VERSION = (
+    2  # bump when the output changes, so cached vaults are rebuilt (2: packed as PersonaKit packs)
+)
+CHUNK = 1000  # commits per fast-import run, each packed after (PersonaKit packs more often; see below)
 YEARS = 3
 START = datetime(2023, 1, 1, tzinfo=UTC)
 FORGOTTEN_SHARE = 0.12  # memories proposed and later forgotten, against the memories that stay
@@ -90,15 +94,10 @@ def build_pair(n: int, commits: int, long: Path, fresh: Path, seed: int = 11) ->
     t0 = time.perf_counter()
     init_vault(long)
     generate.plain_index(long)
-    stream = long.parent / f"{long.name}.fast-import"
-    with open(stream, "wb") as out:
-        written = write_stream(out, n, commits, random.Random(seed))
-    times["stream"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    with open(stream, "rb") as source:
-        subprocess.run(["git", "fast-import", "--quiet", "--depth=4000"], cwd=long, stdin=source, check=True)
-    stream.unlink()
-    times["fast-import"] = time.perf_counter() - t0
+    emitter = _Emitter(long)
+    written = write_stream(emitter, n, commits, random.Random(seed))
+    emitter.close()
+    times["fast-import and packing"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=long, check=True)
     generate.plain_index(long)
@@ -130,7 +129,7 @@ def lives(n: int, rng: random.Random) -> list[Life]:
     return out
 
 
-def write_stream(out: object, n: int, commits: int, rng: random.Random) -> int:
+def write_stream(emit: _Emitter, n: int, commits: int, rng: random.Random) -> int:
     """A fast-import stream of about `commits` commits ending with n memories. Returns the commits written."""
     memories = lives(n, rng)
     span = YEARS * 365 * 24 * 3600
@@ -154,8 +153,6 @@ def write_stream(out: object, n: int, commits: int, rng: random.Random) -> int:
                    for i in range(len(memories))}  # fmt: skip
     last_event = {index: position for position, (_, index, _) in enumerate(events)}
     vocab = generate.Vocabulary(rng)
-    emit = _Emitter(out)
-    emit.first_commit()
     for position, (second, index, kind) in enumerate(events):
         life = memories[index]
         when = int((START + timedelta(seconds=second)).timestamp())
@@ -206,14 +203,33 @@ def _assistant(memory: Memory) -> tuple[str, str]:
 
 
 class _Emitter:
-    """Writes fast-import commands; each commit's parent is the one before it on main."""
+    """Feeds commits to `git fast-import`, CHUNK at a time (each chunk one pack), and packs the repository
+    after each chunk with PersonaKit's own packer, so the packs are laid out as a vault's are after years
+    of PersonaKit's commits (not as one fast-import pack, whose delta chains would be thousands long)."""
 
-    def __init__(self, out: object) -> None:
-        self.out = out
+    def __init__(self, root: Path) -> None:
+        self.root = root
         self.count = 0
+        self._process: subprocess.Popen[bytes] | None = None
 
     def _write(self, data: bytes) -> None:
-        self.out.write(data)  # type: ignore[attr-defined]
+        if self._process is None:
+            self._process = subprocess.Popen(
+                ["git", "fast-import", "--quiet"], cwd=self.root, stdin=subprocess.PIPE
+            )
+            self._first = True
+        assert self._process.stdin is not None
+        self._process.stdin.write(data)
+
+    def close(self) -> None:
+        """End the current chunk: git writes its pack and moves main; then pack as PersonaKit would."""
+        if self._process is not None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            if self._process.wait() != 0:
+                raise RuntimeError(f"git fast-import failed in {self.root}")
+            self._process = None
+            pack(self.root)
 
     def first_commit(self) -> None:
         self._first = True
@@ -241,6 +257,8 @@ class _Emitter:
                 )
         self._write(b"\n")
         self.count += 1
+        if self.count % CHUNK == 0:
+            self.close()
 
 
 # -- the read ledger -------------------------------------------------------------------------------------
