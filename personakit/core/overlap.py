@@ -105,20 +105,34 @@ def candidates(words: Sequence[Word], limit: int) -> int:
 
 def scores(words: Sequence[Word], among: int) -> dict[int, float]:
     """Each document of `among` that has a word -> its exact score, in the order the plain sum meets them
-    (by the first word they have, then by document number)."""
-    out: dict[int, float] = {}
-    get = out.get
+    (by the first word they have, then by document number). Each document's words are added in the
+    words' order, starting from 0.0: the plain sum's additions, so the same floats."""
+    size = (among.bit_length() + 7) // 8
+    tables = []
     for word in words:
         having = word.having & among
-        if not having:
-            continue
         text = word.in_text & having
-        size = (having.bit_length() + 7) // 8
-        in_text = text.to_bytes(size, "little")
-        text_score, quote_score = word.text_score, word.quote_score
-        for doc in members(having):
-            out[doc] = get(doc, 0.0) + (text_score if in_text[doc >> 3] >> (doc & 7) & 1 else quote_score)
-    return out
+        tables.append(
+            (
+                having.to_bytes(size, "little"),
+                text.to_bytes(size, "little"),
+                word.text_score,
+                word.quote_score,
+            )
+        )
+    found = []
+    for doc in members(among):
+        at, bit = doc >> 3, doc & 7
+        total, first = 0.0, -1
+        for position, (having_table, text_table, text_score, quote_score) in enumerate(tables):
+            if having_table[at] >> bit & 1:
+                total += text_score if text_table[at] >> bit & 1 else quote_score
+                if first < 0:
+                    first = position
+        if first >= 0:
+            found.append((first, doc, total))
+    found.sort()
+    return {doc: total for _, doc, total in found}
 
 
 def groups(words: Sequence[Word], among: int, most: int) -> list[Group] | None:

@@ -125,7 +125,9 @@ class Ranker:
             size = len(values)
             local = (everyone >> start) & ((1 << size) - 1)
             inside = local.bit_count()
-            if inside * inside <= need * size:  # few here: look them up rather than walk the segment
+            # A walk takes about need * size / inside steps, each some ten times cheaper than looking one
+            # document up: look them up only when that is fewer.
+            if inside * inside * 8 <= need * size:
                 picked += [(values[doc], start + doc) for doc in members(local)]
                 continue
             table = local.to_bytes((size + 7) // 8, "little")
@@ -136,8 +138,11 @@ class Ranker:
                         break
                     picked.append((values[doc], start + doc))
                     taken, last = taken + 1, values[doc]
-        firsts = [(g.first, g.docs.to_bytes((g.docs.bit_length() + 7) // 8, "little")) for g in tied]
-        keyed = [(value, _first_of(doc, firsts), doc) for value, doc in picked]
+        if len(tied) == 1:
+            keyed = [(value, tied[0].first, doc) for value, doc in picked]
+        else:
+            firsts = [(g.first, g.docs.to_bytes((g.docs.bit_length() + 7) // 8, "little")) for g in tied]
+            keyed = [(value, _first_of(doc, firsts), doc) for value, doc in picked]
         return [(doc, first) for _, first, doc in heapq.nsmallest(need, keyed)]
 
     def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
