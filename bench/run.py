@@ -139,16 +139,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--reads", type=int, default=600)
     parser.add_argument("--cold-runs", type=int, default=5)
+    parser.add_argument(
+        "--history-runs", type=int, default=3, help="runs of each command on the long history"
+    )
     parser.add_argument("--py-spy", type=Path, help="folder for py-spy profiles of the server, per phase")
     parser.add_argument(
         "--code", type=Path, help="run the personakit of this checkout (e.g. an older commit's)"
     )
     args = parser.parse_args(argv)
     plan = Plan(sizes=args.sizes, reads=args.reads, cold_runs=args.cold_runs, py_spy=args.py_spy, code=args.code,
+                history_runs=args.history_runs,
                 history=None if args.no_history else (args.history[0], args.history[1]))  # fmt: skip
     if args.smoke:
         plan = Plan(sizes=[1000], cold_runs=2, scratch_runs=1, index_runs=1, reads=60, proposes=5, burst=10,
-                    baseline=3, saves=5, history=(1000, 3000), history_runs=1, history_burst=10, smoke=True)  # fmt: skip
+                    baseline=3, saves=5, history=(1000, 1000), history_runs=1, history_burst=10, smoke=True)  # fmt: skip
     started = time.perf_counter()
 
     def say(text: str) -> None:
