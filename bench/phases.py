@@ -315,7 +315,12 @@ async def measure_history(env: Env, plan: Plan, n: int, commits: int, say: Say) 
 
 
 def _recent_id(vault: Path) -> str:
-    """The id of the memory that most recently gained evidence: one with a long history, still there."""
-    subject = subprocess.run(["git", "log", "-1", "--format=%s", "--grep=^evidence for "], cwd=vault,
-                             capture_output=True, text=True, check=True).stdout  # fmt: skip
-    return subject.split()[2].rstrip(":")
+    """The id of the memory that most recently gained evidence (one with a long history, still there), or
+    else of the newest proposal."""
+    for pattern in ("^evidence for m_", "^propose m_"):
+        subject = subprocess.run(["git", "log", "-1", "--format=%s", f"--grep={pattern}"], cwd=vault,
+                                 capture_output=True, text=True, check=True).stdout  # fmt: skip
+        found = [word.rstrip(":") for word in subject.split() if word.startswith("m_")]
+        if found:
+            return found[0]
+    raise RuntimeError(f"{vault} has no commit naming a memory")

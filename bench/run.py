@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                 history=None if args.no_history else (args.history[0], args.history[1]))  # fmt: skip
     if args.smoke:
         plan = Plan(sizes=[1000], cold_runs=2, scratch_runs=1, index_runs=1, reads=60, proposes=5, burst=10,
-                    baseline=3, saves=5, history=(1000, 1000), history_runs=1, history_burst=10, smoke=True)  # fmt: skip
+                    baseline=3, saves=5, history=(500, 1500), history_runs=1, history_burst=10, smoke=True)  # fmt: skip
     started = time.perf_counter()
 
     def say(text: str) -> None:
