@@ -99,3 +99,32 @@ def test_a_first_index_in_batches_takes_every_memory_once(
         assert len(kit.read("dog walks", limit=20, record=False)["memories"]) == 20
     finally:
         kit.close()
+
+
+def test_the_newest_approved_are_those_whoosh_sorts_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fill's newest approved memories come from each segment's kept tie-break order; they must be
+    exactly what Whoosh's own search sorted by the column returns, ties, deletions and segments included."""
+    from whoosh import query
+
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", 5)  # kept orders for small segments too
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    states = ("approved", "unconfirmed", "approved", "restricted")
+    for batch in range(4):  # four segments
+        index.update([
+            (memory(i, f"note {i}", states[i % 4], f"2026-01-{i % 5 + 1:02d}T00:00:00Z"), FileStat(i, 1))
+            for i in range(batch * 12, batch * 12 + 12)
+        ])  # fmt: skip
+    index.update([(memory(2, "note 2 changed", "unconfirmed"), FileStat(2, 2))])  # deletes an approved one
+    index.update([(memory(99, "a new one", "approved", "2026-01-05T00:00:00Z"), FileStat(99, 1))])
+    for limit in (1, 3, 4, 7, 40):
+        searcher = index._fresh_searcher()
+        expected = [
+            h["name"]
+            for h in searcher.search(query.Term("state", "approved"), limit=limit, sortedby="tie_break")
+        ]
+        index._newest = (None, ("", 0), [])
+        assert [h.memory.name for h in index.newest("approved", limit)] == expected
+    index.close()

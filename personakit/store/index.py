@@ -275,6 +275,10 @@ class MemoryIndex:
         with self._lock:
             s = self._fresh_searcher()
             if self._newest[0] is not s or self._newest[1] != (state, limit):
-                results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
-                self._newest = (s, (state, limit), [Hit(hit.fields()) for hit in results])
+                if state == "approved":  # first in tie_break order: read from each segment's kept order
+                    hits = [Hit(s.stored_fields(doc)) for doc in self._ranker.first_approved(s, limit)]
+                else:  # Whoosh sorts every memory of the state by the column: after each change, at 100k
+                    results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
+                    hits = [Hit(hit.fields()) for hit in results]
+                self._newest = (s, (state, limit), hits)
             return list(self._newest[2])

@@ -122,6 +122,11 @@ class Postings:
         self._current.clear()
         self._searcher = searcher
 
+    def dead(self, searcher: Any) -> int:
+        """The searcher's deleted documents, as a bit set."""
+        self._follow(searcher)
+        return self._dead
+
     def orders(self, searcher: Any) -> list[tuple[int, list[str], array[int]]]:
         """Per segment: its first document number, each of its documents' column values, and its documents
         sorted by value (then number). Read once per segment, as postings are."""
