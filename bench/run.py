@@ -129,7 +129,9 @@ async def run(plan: Plan, say: Say, stream: TextIO) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000], help="none: only the history")
+    parser.add_argument(
+        "--sizes", type=int, nargs="*", default=[1000, 10000, 100000], help="none: only the history"
+    )
     parser.add_argument(
         "--smoke", action="store_true", help="1k and a small history, few samples, under a minute"
     )
