@@ -57,13 +57,17 @@ class Env:
     def process_env(self, vault: Path | None = None) -> dict[str, str]:
         return get_default_environment() | self.variables(vault)
 
+    # Processes run in the temporary root: `python -m personakit` run in a checkout would import the
+    # checkout's own personakit first, whatever PYTHONPATH says (so --code would run the wrong code).
     def personakit(self, vault: Path) -> StdioServerParameters:
         args = ["-m", "personakit", "serve", "--vault", str(vault)]
-        return StdioServerParameters(command=sys.executable, args=args, env=self.variables(vault))
+        return StdioServerParameters(
+            command=sys.executable, args=args, env=self.variables(vault), cwd=self.root
+        )
 
     def floor(self) -> StdioServerParameters:
         args = [str(BENCH / "floor_server.py")]
-        return StdioServerParameters(command=sys.executable, args=args, env=self.variables())
+        return StdioServerParameters(command=sys.executable, args=args, env=self.variables(), cwd=self.root)
 
     def cli(self, vault: Path, *args: str, log: Path) -> float:
         """Wall seconds of `python -m personakit ARGS --vault V`, a whole process as an owner's shell runs it."""
@@ -71,7 +75,7 @@ class Env:
         start = time.perf_counter()
         with open(log, "a") as errlog:
             done = subprocess.run(
-                command, env=self.process_env(vault), stdout=subprocess.DEVNULL, stderr=errlog
+                command, env=self.process_env(vault), cwd=self.root, stdout=subprocess.DEVNULL, stderr=errlog
             )
         elapsed = time.perf_counter() - start
         if done.returncode not in (0, 1):  # doctor exits 1 when it reports a problem

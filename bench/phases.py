@@ -116,7 +116,7 @@ async def measure_size(env: Env, plan: Plan, n: int, workloads: dict[str, list[s
         phases: list[tuple[str, Any]] = [
             *((f"read-{name}", _reads(session, floor, name, questions[WARM_UP : WARM_UP + plan.reads], out, say))
               for name, questions in workloads.items()),
-            ("propose", _proposals(session, pid, idle_drafts, out, say)),
+            ("propose", _proposals(session, pid, vault, idle_drafts, out, say)),
             ("burst", _burst(session, pid, burst_drafts, out, say)),
             ("save", _saves(session, pid, vault, plan.saves, out, say)),
         ]  # fmt: skip
@@ -170,12 +170,13 @@ async def _propose(session: ClientSession, draft: generate.Draft) -> float:
     return elapsed
 
 
-async def _proposals(session: ClientSession, pid: int, drafts: list[generate.Draft], out: Figures,
+async def _proposals(session: ClientSession, pid: int, vault: Path, drafts: list[generate.Draft], out: Figures,
                      say: Say) -> None:  # fmt: skip
     """Propose latency of new, distinct memories, one at a time with the server idle before each."""
     times = []
     for draft in drafts:
         await wait_idle(pid)
+        await wait_for_git(vault)
         times.append(await _propose(session, draft))
     out["propose p50"], out["propose p99"] = percentile(times, 50), percentile(times, 99)
     say(f"{len(times)} proposals, idle before each: p50 {out['propose p50'] * 1e3:.1f} ms")
@@ -249,6 +250,7 @@ async def _saves(session: ClientSession, pid: int, vault: Path, count: int, out:
     times, lost = [], 0
     for name in _visible_files(vault, count, rng):
         await wait_idle(pid)
+        await wait_for_git(vault)  # the last save's commit: git works in child processes
         word = _editor_word(rng)
         _save_like_an_editor(vault / "memories" / name, word)
         start = time.perf_counter()
