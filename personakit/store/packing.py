@@ -6,8 +6,8 @@ about 75 bytes per memory, so 0.5 MB a commit at 10,000 memories. Git's own `gc 
 
 - after each commit it makes, and when it opens a vault, it estimates the loose objects as `gc --auto`
   does, from a sample of git's object folders (a few directory listings, microseconds);
-- past LOOSE_LIMIT (about 60 commits' worth) it starts a packer and goes on: a detached process
-  (`python -m personakit.store.packing VAULT`) that takes `.git/personakit-pack.lock` (no lock a
+- past LOOSE_LIMIT (about 60 commits' worth) it starts a packer and goes on: a detached process at low
+  CPU priority (`python -m personakit.store.packing VAULT`) that takes `.git/personakit-pack.lock` (no lock a
   proposal ever waits on; a second packer just leaves) and runs `git repack -d -l`, which packs the
   loose objects into one new pack; git's packs and loose objects may be added to while it runs, and
   only objects already in a pack are removed;
@@ -35,6 +35,7 @@ LOOSE_LIMIT = 256  # estimated loose objects past which the packer starts (about
 PACK_LIMIT = 20  # packs past which the packer makes them one
 SAMPLE = ("00", "17", "3f", "5a", "7e", "a5", "cc", "f3")  # object folders counted (of 256)
 AGAIN_AFTER = 10.0  # seconds before this process starts another packer
+NICENESS = 10  # the packer's (and its git processes') scheduling priority, below everything PersonaKit does
 _started = {"at": -AGAIN_AFTER}
 _guard = threading.Lock()
 
@@ -114,4 +115,8 @@ def _remove_pack(path: Path, mtime: int) -> None:
 
 
 if __name__ == "__main__":
+    try:
+        os.nice(NICENESS)  # git's delta search yields the cores to proposals and reads
+    except OSError:
+        pass
     pack(Path(sys.argv[1]))
