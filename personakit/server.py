@@ -1,4 +1,5 @@
-"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations, and nothing else.
+"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations; the resources and
+the guide prompt are in `resources.py`.
 
 Owner decisions (approve, reject, restrict, forget, edit) are deliberately not tools: there is no path
 from a model to them. Tool results are the service's own dicts, so structured content and the text block
@@ -25,17 +26,30 @@ from pydantic import Field
 from personakit import __version__
 from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit, ProposeResult, host_name
+from personakit.resources import PersonaKitServer, register
+from personakit.resources import host_of as _host
+from personakit.resources import kit_of as _kit
+from personakit.service import PersonaKit, ProposeResult
 
 log = logging.getLogger("personakit")
 
-INSTRUCTIONS = """\
+ABOUT = """\
 PersonaKit is the user's own memory of who they are: preferences, how they work, their tools, background \
-and constraints. The user reviews everything you propose.
+and constraints.\
+"""
 
+READ_GUIDE = """\
 Read: call personakit_read at the start of a task, and whenever knowing the user would change your answer \
 (tone, tools, format, scheduling, what to avoid). Ask in plain words about what you need. Memories marked \
-confirmed: false are unreviewed; treat them as hints, not facts.
+confirmed: false are unreviewed; treat them as hints, not facts.\
+"""
+
+READ_ONLY_INSTRUCTIONS = f"{ABOUT}\n\n{READ_GUIDE}"  # a read-only server says nothing of proposing
+
+INSTRUCTIONS = f"""\
+{ABOUT} The user reviews everything you propose.
+
+{READ_GUIDE}
 
 Propose: call personakit_propose when the user reveals something durable about themselves that would help \
 in future conversations. One short statement per memory, about the user, with their own words as the \
@@ -99,9 +113,15 @@ def build_server(vault: str | None, read_only: bool = False) -> MCPServer[Person
                 ),
             )
         )
-    return MCPServer(
-        "personakit", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, tools=tools
+    server = PersonaKitServer(
+        "personakit",
+        version=__version__,
+        instructions=READ_ONLY_INSTRUCTIONS if read_only else INSTRUCTIONS,
+        lifespan=lifespan,
+        tools=tools,
     )
+    register(server, read_only)  # the resources and the guide prompt
+    return server
 
 
 def personakit_read(
@@ -147,16 +167,6 @@ def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _running: list[PersonaKit] = []
-
-
-def _kit(ctx: Context) -> PersonaKit:
-    return cast(PersonaKit, ctx.request_context.lifespan_context)
-
-
-def _host(ctx: Context) -> str:
-    params = getattr(ctx.session, "client_params", None)
-    info = getattr(params, "client_info", None)
-    return host_name(getattr(info, "name", None))
 
 
 def _call(work: Any) -> Any:

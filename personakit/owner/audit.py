@@ -149,9 +149,16 @@ def format_read(entry: dict[str, Any]) -> str:
     given = ", ".join(ids) if ids else "nothing"
     withheld = entry.get("withheld", 0)
     return (
-        f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} asked {entry.get('question', '')!r}\n"
+        f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} {asked(entry)}\n"
         f"    given: {given}" + (f"; withheld: {withheld}" if withheld else "")
     )
+
+
+def asked(entry: dict[str, Any], doing: bool = False) -> str:
+    """What a ledger entry's host did: asked a question (a tool read) or opened a resource."""
+    if entry.get("resource"):
+        return f"{'opening' if doing else 'opened'} {entry['resource']}"
+    return f"{'asking' if doing else 'asked'} {entry.get('question', '')!r}"
 
 
 # -- show -----------------------------------------------------------------------------------------------
@@ -177,8 +184,7 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     seen = last_read(kit, memory.id)
     if seen:
         lines.append(
-            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host', '?')}, "
-            f"asking {seen.get('question', '')!r}"
+            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host', '?')}, {asked(seen, doing=True)}"
         )
     else:
         lines.append("last read: never given to an assistant (as far as the read ledger remembers)")

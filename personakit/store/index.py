@@ -315,6 +315,11 @@ class MemoryIndex:
                 found.update(self._postings(s, "restricted_words", term)[1])
             return len(found)
 
+    def count(self, state: str) -> int:
+        """How many memories are in state."""
+        with self._lock:
+            return len(self._fresh_searcher().search(query.Term("state", state), limit=1))
+
     def newest(self, state: str, limit: int) -> list[Hit]:
         """The newest memories in state. Cached until the index changes: reads ask this often."""
         with self._lock:
