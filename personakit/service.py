@@ -244,7 +244,7 @@ class PersonaKit:
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
         try:
             with self.files.lock():
-                found = self._find(mid, checked.text)
+                found = self.find_memory(mid, checked.text)
                 if found is not None:
                     memory, raw = found
                     if normalize(checked.quote) not in {normalize(q) for q in memory.evidence}:
@@ -270,7 +270,7 @@ class PersonaKit:
             ) from None
         return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
 
-    def _find(self, mid: str, text: str) -> tuple[Memory, str] | None:
+    def find_memory(self, mid: str, text: str) -> tuple[Memory, str] | None:
         """The memory with this id on disk now, with its file's text (the index may lag a hand edit)."""
         names = [h.memory.name for h in self.indexed(lambda: self.index.by_id(mid))]
         names += [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"]
