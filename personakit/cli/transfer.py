@@ -105,10 +105,10 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 
 @command("export", "personakit export --format json > memories.json", _export_arguments)
 def cmd_export(args: argparse.Namespace) -> int:
-    """Print your approved memories, to paste into another assistant or keep: Markdown grouped by category,
-    or JSON / JSON Lines (id, text, category, state, evidence, created, proposed_by).
+    """Print your approved memories, to paste into another assistant or to keep.
 
-    Restricted and rejected memories stay out unless you add --include-private. Email addresses and
+    Markdown grouped by category (compact, for a custom-instructions box), or JSON / JSON Lines with id,
+    text, category, state, evidence, created and proposed_by. Restricted and rejected memories stay out unless you add --include-private. Email addresses and
     anything shaped like a password or key are masked, as in what assistants read."""
     from personakit.owner.exporting import INSTRUCTIONS_BOX, chosen, render
 
