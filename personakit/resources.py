@@ -35,7 +35,7 @@ from mcp.server.mcpserver.resources import FunctionResource
 
 from personakit.core.masking import PROFILE_MOST_CHARS, present_detail, present_profile
 from personakit.core.memory import VISIBLE_STATES, Memory
-from personakit.owner.audit import Event, memory_history
+from personakit.owner.audit import Event, event
 from personakit.service import PersonaKit, host_name, now
 
 MEMORY_TEMPLATE = "personakit://memory/{id}"
@@ -105,7 +105,7 @@ def read_memory(id: str, ctx: Context) -> str:  # the template names it {id}
     record(kit, host_of(ctx), uri, [memory.id] if memory else [])
     if memory is None:
         raise ResourceNotFoundError(f"Unknown resource: {uri}")  # the SDK's words for a URI it has not
-    detail = present_detail(memory, one_liners(memory_history(kit, memory)))
+    detail = present_detail(memory, one_liners(history(kit, memory)))
     return json.dumps(detail, ensure_ascii=False, indent=2)
 
 
@@ -120,6 +120,14 @@ def visible_memory(kit: PersonaKit, ref: str) -> Memory | None:
     if not found or any(m.state not in VISIBLE_STATES for m in found):
         return None
     return found[0]
+
+
+def history(kit: PersonaKit, memory: Memory) -> list[Event]:
+    """The commits whose message names the memory's id, oldest first: every commit PersonaKit makes does
+    (proposals, decisions, hand edits it takes in, imports). Not `owner.audit.memory_history`, which also
+    follows the file through git's rename detection: limiting `git log` to a path diffs every commit's
+    tree, ~2.7 s of CPU at 10k commits, while searching messages alone took 0.05 s."""
+    return [event(c) for c in reversed(kit.history.commits("--fixed-strings", f"--grep={memory.id}"))]
 
 
 def one_liners(events: Iterable[Event]) -> list[str]:
