@@ -182,6 +182,10 @@ def test_import_errors_are_sentences(vault: Path, tmp_path: Path, capsys: Capsys
     assert code == 1 and err.startswith("personakit: found nothing to import in empty.txt read as lines")
     code, _, err = cli(capsys, "import", str(tmp_path / "missing.txt"), "--vault", str(vault))
     assert code == 1 and "there is no file" in err
+    other = tmp_path / "settings.json"
+    other.write_text('{"theme": "dark"}')
+    code, _, err = cli(capsys, "import", str(other), "--vault", str(vault))
+    assert code == 1 and "this is JSON, but not in a shape PersonaKit imports" in err
     broken = tmp_path / "broken.json"
     broken.write_text('{"type": "entity", "name": "x"}\nnot json\n')
     code, _, err = cli(capsys, "import", str(broken), "--from", "mcp-memory", "--vault", str(vault))

@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+from personakit.errors import PersonaKitError
 from personakit.owner.importing.chatgpt import is_chrome
 from personakit.owner.importing.lines import plain
 
@@ -43,17 +44,19 @@ def guess(path: Path, text: str | None) -> str:
 
 
 def _json_shape(text: str) -> str | None:
-    stripped = text.lstrip()
-    if not stripped.startswith(("{", "[")):
-        return None
+    """The format of JSON text; None for text that is not JSON. JSON of no known shape is an error, not
+    plain lines: its memories would be lines of braces."""
+    stripped = text.strip()
     try:
         data = json.loads(stripped)
         first = data[0] if isinstance(data, list) and data else data
     except ValueError:  # perhaps JSON Lines: judge by the first line
         try:
-            data = first = json.loads(stripped.splitlines()[0])
+            data = first = json.loads(stripped.splitlines()[0]) if stripped.startswith("{") else None
         except ValueError:
             return None
+    if data is None:
+        return None
     if isinstance(data, dict) and ("entities" in data or "relations" in data):
         return "mcp-memory"
     if isinstance(first, dict) and first.get("type") in ("entity", "relation"):
@@ -62,4 +65,7 @@ def _json_shape(text: str) -> str | None:
         return "mem0"
     if isinstance(first, dict) and any(k in first for k in ("memory", "content")):
         return "mem0"
-    return None
+    raise PersonaKitError(
+        "this is JSON, but not in a shape PersonaKit imports (the MCP memory server's graph, or a mem0 "
+        "export); if it is one of them, say which with --from"
+    )

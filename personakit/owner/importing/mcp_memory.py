@@ -29,6 +29,8 @@ def parse(text: str) -> list[Item]:
     for where, entity in entities:
         name = str(entity.get("name", ""))
         about = f"about {name} ({entity.get('entityType', 'no type')}), not about you"
+        if owner is None:
+            about += " (no entity is named default_user, so none is taken to be you)"
         for observation in entity.get("observations") or []:
             if isinstance(observation, str) and observation.strip():
                 skip = "" if name == owner else about
