@@ -108,8 +108,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Print your approved memories, to paste into another assistant or to keep.
 
     Markdown grouped by category (compact, for a custom-instructions box), or JSON / JSON Lines with id,
-    text, category, state, evidence, created and proposed_by. Restricted and rejected memories stay out unless you add --include-private. Email addresses and
-    anything shaped like a password or key are masked, as in what assistants read."""
+    text, category, state, evidence, created and proposed_by. Restricted and rejected memories stay out
+    unless you add --include-private. Email addresses and anything shaped like a password or key are
+    masked, as in what assistants read."""
     from personakit.owner.exporting import INSTRUCTIONS_BOX, chosen, render
 
     kit = open_vault(args)
