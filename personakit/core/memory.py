@@ -59,16 +59,44 @@ def memory_id(text: str) -> str:
     return "m_" + hashlib.sha256(normalize(text).encode("utf-8")).hexdigest()[:12]
 
 
-def slug(text: str, most: int = 60) -> str:
-    """A file-name stem made of ASCII letters, digits and dashes: it can never name a path."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    words = re.findall(r"[a-z0-9]+", ascii_text)
+# Names Windows keeps for devices, whatever the extension: a memory file must never be called one.
+_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"{p}{n}" for p in ("com", "lpt") for n in range(10))])
+
+
+def _slug_words(text: str) -> list[str]:
+    """Runs of letters, marks and digits, in any script; a Latin word loses its accents (Café: cafe)."""
+    if text.isascii():
+        return re.findall(r"[a-z0-9]+", text.lower())
+    found, run = [], []
+    for char in text + " ":
+        if unicodedata.category(char)[0] in "LMN":
+            run.append(char)
+        elif run:
+            found.append("".join(run))
+            run = []
+    plain = []
+    for word in found:
+        bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+        plain.append("".join(re.findall(r"[a-z0-9]+", bare.lower())) if bare.isascii() else word)
+    return [w for w in plain if w]
+
+
+def slug(text: str, most: int = 60, most_bytes: int = 120) -> str:
+    """A file-name stem of letters, digits and dashes, so it can never name a path.
+
+    Latin letters lose their accents (Café: cafe); the letters of other scripts stay, in NFC (東京に住む,
+    мой). At most `most` characters and `most_bytes` bytes of UTF-8 (file systems count bytes)."""
     out = ""
-    for word in words:
-        if len(out) + len(word) + 1 > most:
+    for word in _slug_words(unicodedata.normalize("NFC", text).casefold()):
+        joined = f"{out}-{word}" if out else word
+        if len(joined) > most or len(joined.encode()) > most_bytes:
+            if not out:  # one long word (a sentence in a script without spaces): as much of it as fits
+                while word and (len(word) > most or len(word.encode()) > most_bytes):
+                    word = word[:-1]
+                out = word
             break
-        out = f"{out}-{word}" if out else word
-    return out or "memory"
+        out = joined
+    return out if out and out not in _DEVICES else f"{out}-memory".lstrip("-")
 
 
 @dataclass(frozen=True)
@@ -98,6 +126,19 @@ def _as_text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _wrong(key: str, value: object, wanted: str) -> str:
+    """What is wrong with a front-matter value, in words: "state 'aproved' is not a state"."""
+    if value is None:
+        return f"{key} is missing"
+    if isinstance(value, str):
+        return f"{key} '{value}' is not {wanted}" if value.strip() else f"{key} is empty"
+    if isinstance(value, bool):
+        return f"{key} is a yes or no, not {wanted}"
+    if isinstance(value, list | dict):
+        return f"{key} is {'a list' if isinstance(value, list) else 'a set of keys'}, not {wanted}"
+    return f"{key} {_as_text(value)} is not {wanted}"
+
+
 def parse_memory(raw: str, name: str = "") -> Memory:
     """Read a memory file's text. Lenient where a person could have typed it, strict where privacy is at stake."""
     if raw.startswith("\ufeff"):
@@ -124,14 +165,15 @@ def parse_memory(raw: str, name: str = "") -> Memory:
     raw_state = meta.get("state")
     state: State = raw_state if isinstance(raw_state, str) and raw_state in STATES else "restricted"  # type: ignore[assignment]
     if state != raw_state:
-        problems.append(f"state {raw_state!r} is not one of {', '.join(STATES)}: treated as restricted")
+        problems.append(f"{_wrong('state', raw_state, 'a state')}: treated as restricted")
     typed = meta.get("category")
     category: Category = typed if typed in CATEGORIES else "other"  # type: ignore[assignment]
     if category != typed:
-        problems.append(f"category {typed!r} is not one of the seven: read as 'other'")
+        problems.append(f"{_wrong('category', typed, 'one of the seven')}: read as 'other'")
     mid = meta.get("id")
     if not (isinstance(mid, str) and _ID.match(mid)):
-        problems.append(f"id {mid!r} is not 'm_' and 12 hex digits: derived from the text instead")
+        if mid is not None:  # a missing id is no problem: it is made from the text, and written in
+            problems.append(f"{_wrong('id', mid, 'm_ and 12 hex digits')}: made from the text instead")
         mid = memory_id(text)
     evidence = meta.get("evidence")
     if evidence is None:

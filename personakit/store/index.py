@@ -59,7 +59,7 @@ SCHEMA = fields.Schema(
     size=fields.STORED,
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
-    words_rules_5=fields.STORED,
+    words_rules_6=fields.STORED,
 )
 MAX_QUERY_WORDS = 64
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
