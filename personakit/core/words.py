@@ -164,7 +164,7 @@ SAME_WORDS: dict[str, tuple[str, ...]] = {
 CJK_STOP_WORDS = _listed(
     # Chinese (simplified and traditional)
     """
-    什么 甚麼 什麼 怎么 怎麼 怎样 怎樣 哪里 哪裡 哪些 哪个 哪個 为什 為什 是否 多少 用户 用戶 主人 我们 我們 你们
+    什么 甚麼 什麼 是吗 是嗎 怎么 怎麼 怎样 怎樣 哪里 哪裡 哪些 哪个 哪個 为什 為什 是否 多少 用户 用戶 主人 我们 我們 你们
     你們 他们 他們 她们 她們 这个 這個 那个 那個 一个 一個 的 了 吗 嗎 呢 吧 啊 是 我 你 他 她 它 在 和 与 與 也 都
     """,
     # Japanese
