@@ -53,7 +53,19 @@ def test_normalize_keeps_inner_punctuation_and_drops_trailing() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["../../etc/passwd", "a/b\\c", "\0nul", "🎉🎉", "مرحبا", "...", "", "C:\\x<y>|z?*", "‮gpj.exe", "CON", "lpt1"],
+    [
+        "../../etc/passwd",
+        "a/b\\c",
+        "\0nul",
+        "🎉🎉",
+        "مرحبا",
+        "...",
+        "",
+        "C:\\x<y>|z?*",
+        "‮gpj.exe",
+        "CON",
+        "lpt1",
+    ],
 )
 def test_slug_never_names_a_path(text: str) -> None:
     s = slug(text)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from personakit.cli.app import command, warn_broken
+from personakit.cli.app import command, tell_no_identity, warn_broken
 from personakit.errors import PersonaKitError
 from personakit.service import PersonaKit, init_vault
-from personakit.store.files import resolve_vault
+from personakit.store.files import VaultFiles, resolve_vault
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     said = init_vault(root)
     print(f"Vault ready at {root}")
     if said:
-        print(said)
+        tell_no_identity(VaultFiles(root))
     return 0
 
 

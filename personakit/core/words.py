@@ -261,6 +261,11 @@ def _counted(token: str) -> str:
     return _SAME.get(word, word)
 
 
+def written_without_spaces(word: str) -> bool:
+    """Is word (one of words()) from a script written without spaces: a pair or a lone character?"""
+    return _CJK_RUN.search(word) is not None
+
+
 def _run_words(run: str, kana: bool) -> list[str]:
     """The words of a run of one script written without spaces: its pairs, or a lone character."""
     if len(run) == 1:

@@ -22,7 +22,7 @@ from typing import Any
 
 from personakit.core.memory import Memory
 from personakit.core.reading import ReadResult
-from personakit.core.words import words
+from personakit.core.words import words, written_without_spaces
 from personakit.errors import PersonaKitError
 from personakit.service import PersonaKit
 from personakit.store.history import Commit
@@ -40,6 +40,8 @@ _DONE = {
     "edit": "edited by hand",
     "rename": "renamed by hand",
     "forget": "forgot",
+    "add": "added",
+    "undo": "undid",
 }
 
 
@@ -99,8 +101,9 @@ def parse_since(text: str | None) -> datetime | None:
 
 # -- the audit trail ----------------------------------------------------------------------------------
 def trail(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[Event]:
-    """Commits that touched memories/, newest first."""
-    args = [f"--since={since.isoformat()}"] if since else []
+    """Commits that touched memories/, newest first, those that came in through a merge too (git's default
+    history simplification would hide a side's commit whose change the other side also made)."""
+    args = ["--full-history"] + ([f"--since={since.isoformat()}"] if since else [])
     if limit:
         args.append(f"--max-count={limit}")
     return [event(c) for c in kit.history.commits(*args, "--", "memories")]
@@ -112,8 +115,8 @@ def memory_history(kit: PersonaKit, memory: Memory) -> list[Event]:
     The file is followed through renames (`-M95%`: memory files look alike, and git's default 50% would
     splice in the history of another memory). Commits that name the id catch the rest: a file deleted and
     written again under another name, or a rename git cannot recognise because the text changed too."""
-    by_file = kit.history.commits("--follow", "-M95%", "--", f"memories/{memory.name}")
-    by_id = kit.history.commits("--fixed-strings", f"--grep={memory.id}", "--", "memories")
+    by_file = kit.history.commits("--full-history", "--follow", "-M95%", "--", f"memories/{memory.name}")
+    by_id = kit.history.commits("--full-history", "--fixed-strings", f"--grep={memory.id}", "--", "memories")
     order = {c.sha: i for i, c in enumerate(by_id)} | {c.sha: i for i, c in enumerate(by_file)}
     union = {c.sha: c for c in (*by_id, *by_file)}.values()
     events = sorted((event(c) for c in union), key=lambda e: (e.when, -order[e.sha]))
@@ -144,14 +147,17 @@ def last_read(kit: PersonaKit, memory_id: str) -> dict[str, Any] | None:
     return last
 
 
-def format_read(entry: dict[str, Any]) -> str:
-    ids = entry.get("ids") or []
-    given = ", ".join(ids) if ids else "nothing"
+def format_read(entry: dict[str, Any], texts: dict[str, str] | None = None) -> str:
+    """A read as lines: who asked what, then each memory given, with its text as it is now."""
+    ids = [str(i) for i in entry.get("ids") or []]
+    texts = texts or {}
+    given = [f"{mid}  {texts.get(mid, '(forgotten since)')}" if texts else mid for mid in ids]
     withheld = entry.get("withheld", 0)
-    return (
-        f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} {asked(entry)}\n"
-        f"    given: {given}" + (f"; withheld: {withheld}" if withheld else "")
-    )
+    said = f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} {asked(entry)}"
+    lines = [said, f"    given: {given[0] if given else 'nothing'}", *(f"           {g}" for g in given[1:])]
+    if withheld:
+        lines.append(f"    withheld: {withheld} (restricted; counted, never shown)")
+    return "\n".join(lines)
 
 
 def asked(entry: dict[str, Any], doing: bool = False) -> str:
@@ -162,10 +168,16 @@ def asked(entry: dict[str, Any], doing: bool = False) -> str:
 
 
 # -- show -----------------------------------------------------------------------------------------------
+def state_shown(memory: Memory) -> str:
+    """The state, and why when a typo made it restricted: "restricted (state 'aproved' is not a state)"."""
+    odd = next((p for p in memory.problems if p.startswith("state ")), None)
+    return f"{memory.state} ({odd.removesuffix(': treated as restricted')})" if odd else memory.state
+
+
 def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     """Everything the owner may want to know about one memory, as lines."""
     lines = [
-        f"{memory.id}  {memory.state}  {memory.category}",
+        f"{memory.id}  {state_shown(memory)}  {memory.category}",
         memory.text,
         "",
         f"file:      memories/{memory.name}",
@@ -253,5 +265,6 @@ def _as_asked(question: str) -> dict[str, str]:
     spelled: dict[str, str] = {}
     for token in re.findall(r"[\w'’-]+", question):
         for stem in words(token):
-            spelled.setdefault(stem, token)
+            if not written_without_spaces(stem):  # a pair of characters is shown as it is, not its run
+                spelled.setdefault(stem, token)
     return spelled

@@ -1,14 +1,19 @@
 """The owner's decisions: approve, reject, restrict, recategorize and forget a memory.
 
 Each is one git commit whose diff is the decision (the one front-matter line, or the file's removal), made
-with the owner's git identity. A memory is named by its id, a unique prefix of it, or its file name.
+with the owner's git identity. A memory is named by its id, a unique prefix of it, its file's name or its
+file's path (`resolve`); several are all checked before any is done (`resolve_all`).
 Nothing here is reachable from the MCP server: there is no path from a model to a decision.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
+from pathlib import Path
 
 from personakit.core.memory import (
     CATEGORIES,
@@ -23,29 +28,85 @@ from personakit.core.memory import (
 )
 from personakit.errors import PersonaKitError, UnknownMemory
 from personakit.service import PersonaKit
+from personakit.store.files import plain_name
 
 VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}
 
 
 def resolve(kit: PersonaKit, ref: str) -> Memory:
-    """The memory an id, a unique id prefix or a file name names, as its file says now."""
+    """The memory a reference names, as its file says now, in any case: its id, a unique beginning of the
+    id (with or without m_), its file's name (with or without .md), or its file's path (memories/a.md,
+    ./memories/a.md, or an absolute path inside the vault)."""
     ref = ref.strip()
     kit.wait_until_synced()
-    if ref.endswith(".md") and kit.files.stat(ref):
-        return parse_memory(kit.files.read(ref), ref)
-    wanted = ref if ref.startswith("m_") else "m_" + ref
+    name = _file_named(kit, ref)
+    if name is not None:
+        try:
+            return parse_memory(kit.files.read(name), name)
+        except (InvalidMemory, OSError, UnicodeError) as error:
+            raise UnknownMemory(
+                f"memories/{name} cannot be read ({error}); see 'personakit doctor'"
+            ) from None
+    wanted = ref.lower() if ref.lower().startswith("m_") else "m_" + ref.lower()
     found = {h.memory.id: h for h in kit.indexed(lambda: kit.index.by_id_prefix(wanted))}
     if not found:
-        raise UnknownMemory(f"no memory has an id starting with {ref!r}; 'personakit list' shows them all")
+        raise UnknownMemory(f"no memory has an id starting with '{ref}'; 'personakit list' shows them all")
     if len(found) > 1:
         shown = ", ".join(sorted(found)[:5])
         many = f"{len(found)}{' or more' if len(found) >= 50 else ''}"
-        raise UnknownMemory(f"{ref!r} names {many} memories ({shown}); give more of the id")
+        raise UnknownMemory(f"'{ref}' names {many} memories ({shown}); give more of the id")
     hit = next(iter(found.values()))
     current = kit.current(hit)
     if current is None:
         raise UnknownMemory(f"memories/{hit.memory.name} is gone or unreadable; see 'personakit doctor'")
     return current
+
+
+def _file_named(kit: PersonaKit, ref: str) -> str | None:
+    """The name in memories/ of the file ref names by its path or name, or None when ref is no file's."""
+    pathlike = "/" in ref or os.sep in ref or ref.lower().endswith(".md")
+    if not pathlike:  # a name without .md, as long as no id starts with it
+        return _on_disk(kit, f"{ref}.md") if not re.fullmatch(r"(?i)(m_)?[0-9a-f]*", ref) else None
+    given = Path(ref).expanduser()
+    folder = kit.files.memories.resolve()
+    tries = [given] if given.is_absolute() else [Path.cwd() / given, kit.root / given, folder / given]
+    inside = False
+    for path in tries:
+        with suppress(OSError):
+            if path.name and path.parent.resolve() == folder:
+                inside = True
+                found = _on_disk(kit, path.name)
+                if found is not None:
+                    return found
+    if not inside:
+        raise UnknownMemory(f"{ref} is not a file in the vault's memories folder ({folder})")
+    raise UnknownMemory(f"there is no memories/{given.name}; 'personakit list' shows every memory")
+
+
+def _on_disk(kit: PersonaKit, name: str) -> str | None:
+    """name as it is spelled in memories/: exactly, or else the one file that differs only in case."""
+    if plain_name(name) and kit.files.stat(name) is not None:
+        return name
+    same = [other for other in kit.files.list() if other.casefold() == name.casefold()]
+    if len(same) > 1:
+        raise UnknownMemory(f"{', '.join(sorted(same))} differ only in case; give the name exactly")
+    return same[0] if same else None
+
+
+def resolve_all(kit: PersonaKit, refs: list[str]) -> list[Memory]:
+    """Every memory refs name, each once, checked before anything is done: one bad ref and none is."""
+    found: dict[str, Memory] = {}
+    bad = []
+    for ref in refs:
+        try:
+            memory = resolve(kit, ref)
+        except UnknownMemory as error:
+            bad.append(str(error))
+            continue
+        found.setdefault(memory.name, memory)
+    if bad:
+        raise UnknownMemory("; ".join(bad) + "; nothing was changed")
+    return list(found.values())
 
 
 def decide(kit: PersonaKit, ref: str, state: State) -> tuple[Memory, bool]:

@@ -19,6 +19,7 @@ from personakit.core.credentials import looks_like_credential
 from personakit.core.memory import MAX_TEXT, InvalidMemory, Memory, parse_memory
 from personakit.service import PersonaKit
 from personakit.store.files import FileStat
+from personakit.store.history import NO_IDENTITY
 
 
 @dataclass(frozen=True)
@@ -184,10 +185,7 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
         )
     identity = kit.history.identity()
     if identity is None:
-        report.notes.append(
-            "this machine has no git identity, so decisions are made as 'PersonaKit'; set yours with "
-            "git config --global user.name 'Your Name' and git config --global user.email you@example.com"
-        )
+        report.notes.append(NO_IDENTITY)
     if not kit.history.ignored(".personakit/reads.jsonl"):
         report.problems.append(
             Problem(

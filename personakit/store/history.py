@@ -23,6 +23,11 @@ log = logging.getLogger("personakit")
 
 FALLBACK_NAME = "PersonaKit"
 FALLBACK_EMAIL = "personakit@localhost"
+NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
+    f"git has no name and email for you on this machine, so your commits are signed "
+    f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
+    "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
+)
 
 
 class History:
@@ -45,21 +50,13 @@ class History:
             self.git.config("core.splitIndex", "true")
             self.git.config("index.version", "4")
         if not self._configured():
-            said = (
-                f"This machine has no git identity, so the vault's commits are made as "
-                f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'. To use yours: "
-                f"git -C {self.root} config user.name 'Your Name' && "
-                f"git -C {self.root} config user.email you@example.com"
-            )
+            said = NO_IDENTITY
         self.git.add("-A", "--", ".")
         self.commit_staged("Create the PersonaKit vault")  # also in a repository that had commits
         return said
 
     def _configured(self) -> bool:
-        try:
-            return bool(self.git.config("user.name").strip() and self.git.config("user.email").strip())
-        except GitCommandError:
-            return False
+        return self.identity() is not None
 
     def owner_identity(self) -> dict[str, str]:
         """Environment for commits by the owner: their git config, else PersonaKit's fallback."""
@@ -235,10 +232,23 @@ class History:
             return True
 
     def identity(self) -> tuple[str, str] | None:
-        """The name and email the owner's commits are signed with, when git config has them."""
-        if not self._configured():
-            return None
-        return self.git.config("user.name").strip(), self.git.config("user.email").strip()
+        """The name and email the owner's commits are signed with, when the environment (GIT_AUTHOR_* and
+        GIT_COMMITTER_*, as git reads them) or git config has them."""
+        found = []
+        for key, config in (("NAME", "user.name"), ("EMAIL", "user.email")):
+            author, committer = (
+                os.environ.get(f"GIT_{who}_{key}", "").strip() for who in ("AUTHOR", "COMMITTER")
+            )
+            if not (author and committer):
+                try:
+                    configured = self.git.config(config).strip()
+                except GitCommandError:
+                    configured = ""
+                author, committer = author or configured, committer or configured
+            if not (author and committer):
+                return None
+            found.append(author)
+        return found[0], found[1]
 
     def ignored(self, path: str) -> bool:
         """Does .gitignore keep path (relative to the vault) out of git?"""
