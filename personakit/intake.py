@@ -2,7 +2,9 @@
 
 Files are the truth and the index follows them. `take_in` looks at the named files (or all of them),
 indexes what changed since it was indexed, drops what is gone, and (with commit) commits what git sees
-changed as the owner's edit: one commit per memory, a rename by hand as one commit. An unreadable file is
+changed as the owner's edit: one commit per memory, a rename by hand as one commit, a change of only the
+`state:` (or `category:`) line as the decision it is ("approve m_x: text (by hand)"). A hand-made file
+with no id gets its id written into it, in the same commit. An unreadable file is
 reported and never committed; nor is one that holds something shaped like a credential. It is called by
 the watcher, at start, and by every owner command before it runs, so the audit trail has no holes.
 """
@@ -11,12 +13,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from personakit.core.credentials import looks_like_credential
-from personakit.core.memory import InvalidMemory, Memory, parse_memory
+from personakit.core.memory import VERB, InvalidMemory, Memory, parse_memory, with_memory_id
+from personakit.errors import PersonaKitError
 from personakit.store.files import FileStat, plain_name
 
 if TYPE_CHECKING:
@@ -83,7 +87,7 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
     if names is not None and not names:
         return
     gone: dict[str, Memory | None] = {}  # path -> the memory HEAD had there
-    edited: dict[str, Memory] = {}
+    edited: dict[str, tuple[Memory, str]] = {}  # path -> the memory there now, and its file's text
     # Ask git about the touched files only: a status of the whole folder costs 0.5 s at 100k memories.
     asked = ["memories"] if names is None else [f"memories/{n}" for n in sorted(names)]
     for path in sorted(kit.history.changed(*asked)):
@@ -96,7 +100,8 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
             if not os.path.islink(kit.files.memories / name):  # a link is never followed nor committed
                 gone[path] = committed_memory(kit, path)
             continue
-        memory = parse_memory(kit.files.read(name), name)
+        raw = kit.files.read(name)
+        memory = parse_memory(raw, name)
         if looks_like_credential(memory.text) or any(looks_like_credential(q) for q in memory.evidence):
             log.warning(
                 "memories/%s holds something shaped like a password or key: not committed to git; "
@@ -104,17 +109,25 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
                 name,
             )
             continue
-        edited[path] = memory
-    for path, memory in edited.items():
+        edited[path] = (memory, raw)
+    in_head = kit.history.tracked(asked if names is None else list(edited)) if edited else set()
+    for path, (memory, raw) in edited.items():
         renamed_from = next((p for p, old in gone.items() if old is not None and old.id == memory.id), None)
         if renamed_from is not None:  # a file renamed by hand: one commit, not a forget and an add
             del gone[renamed_from]
             was = renamed_from.removeprefix("memories/")
-            kit.history.commit(
-                [renamed_from, path], f"rename {memory.id}: {memory.text} (by hand, was {was})"
-            )
+            message = f"rename {memory.id}: {memory.text} (by hand, was {was})"
         else:
-            kit.history.commit([path], f"edit {memory.id}: {memory.text} (by hand)")
+            before = committed_raw(kit, path) if path in in_head else None
+            message = f"{hand_decision(before, raw, memory) or 'edit'} {memory.id}: {memory.text}"
+            message += (
+                f" (as {memory.category}) (by hand)" if message.startswith("categorize") else " (by hand)"
+            )
+        if write_id(kit, memory, raw):
+            message += (
+                "\n\nPersonaKit wrote the memory's id into the file, so it keeps it when the text changes."
+            )
+        kit.history.commit([renamed_from, path] if renamed_from else [path], message)
     for path, old in gone.items():
         label = f"{old.id}: {old.text}" if old else path.removeprefix("memories/")
         kit.history.commit([path], f"forget {label} (file deleted by hand)")
@@ -126,6 +139,47 @@ def committed_memory(kit: PersonaKit, path: str) -> Memory | None:
         return parse_memory(kit.history.show(f"HEAD:{path}"))
     except Exception:
         return None
+
+
+def committed_raw(kit: PersonaKit, path: str) -> str | None:
+    """The text of the file HEAD has at path, or None."""
+    try:
+        return kit.history.show(f"HEAD:{path}")
+    except Exception:
+        return None
+
+
+def hand_decision(before: str | None, after: str, memory: Memory) -> str | None:
+    """The decision a hand edit is, when it changed only the `state:` line (approve, reject, ...) or only
+    the `category:` line (categorize) to a known value; None for any other edit."""
+    if before is None:
+        return None
+    old, new = before.splitlines(), after.splitlines()
+    changed = {re.match(r"(state|category)\s*:", b) for a, b in zip(old, new, strict=False) if a != b}
+    if len(old) != len(new) or len(changed) != 1 or None in changed:
+        return None
+    key = next(iter(changed)).group(1)  # type: ignore[union-attr]
+    if any(p.startswith(f"{key} ") for p in memory.problems):
+        return None  # a typo ('aproved') is an edit, read as restricted; not a decision
+    return VERB[memory.state] if key == "state" else "categorize"
+
+
+def write_id(kit: PersonaKit, memory: Memory, raw: str) -> bool:
+    """Write a hand-made file's id into it (the id made from its text), so that editing the text later
+    keeps it. Only under the vault lock (the caller's), and only when the file still holds what was read:
+    an editor still saving wins, and the next pass writes the id. True when it was written."""
+    with_id = with_memory_id(raw, memory.id)
+    if with_id == raw:
+        return False
+    try:
+        if kit.files.read(memory.name) != raw:
+            return False
+        stat = kit.files.write(memory.name, with_id)
+    except (OSError, PersonaKitError) as error:
+        log.warning("could not write the id into memories/%s: %s", memory.name, error)
+        return False
+    kit.indexed(lambda: kit.index.update([(parse_memory(with_id, memory.name), stat)]))
+    return True
 
 
 def reason(error: Exception) -> str:

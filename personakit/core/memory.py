@@ -27,6 +27,7 @@ State = Literal["unconfirmed", "approved", "rejected", "restricted"]
 CATEGORIES: tuple[str, ...] = get_args(Category)
 STATES: tuple[str, ...] = get_args(State)
 VISIBLE_STATES = ("unconfirmed", "approved")  # the states a read may return
+VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}
 MAX_TEXT = 300  # characters of memory text, as the contract says
 MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
 
@@ -279,4 +280,17 @@ def add_evidence(raw: str, quote: str) -> str:
         break
     else:
         lines[end:end] = [f"evidence:{nl}", f"  - {item}{nl}"]
+    return "".join(lines)
+
+
+def with_memory_id(raw: str, memory_id: str) -> str:
+    """raw with `id: memory_id` as its first front-matter line, when it has no id (or an empty one)."""
+    lines = raw.splitlines(keepends=True)
+    end = _front_matter_end(lines)
+    for i in range(1, end):
+        found = re.match(r"id\s*:(.*)$", lines[i].rstrip("\r\n"))
+        if found:
+            value = found.group(1).split(" #")[0].strip()
+            return raw if value and value not in ("~", "null", "''", '""') else set_key(raw, "id", memory_id)
+    lines.insert(1, f"id: {memory_id}{_newline(lines)}")
     return "".join(lines)

@@ -64,6 +64,8 @@ def event(commit: Commit) -> Event:
         what, mid = _DONE[found["verb"]], found["id"]
         if found["verb"] == "forget" and commit.subject.endswith("(file deleted by hand)"):
             what = "deleted by hand"
+        elif commit.subject.endswith("(by hand)") and "by hand" not in what:
+            what += " by hand"  # a decision made in an editor: "approved by hand"
     return Event(_when(commit.date), commit.author, what, mid, commit.subject, commit.sha)
 
 

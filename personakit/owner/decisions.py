@@ -18,6 +18,7 @@ from pathlib import Path
 from personakit.core.memory import (
     CATEGORIES,
     STATES,
+    VERB,
     Category,
     InvalidMemory,
     Memory,
@@ -29,8 +30,6 @@ from personakit.core.memory import (
 from personakit.errors import PersonaKitError, UnknownMemory
 from personakit.service import PersonaKit
 from personakit.store.files import plain_name
-
-VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "unconfirmed": "unconfirm"}
 
 
 def resolve(kit: PersonaKit, ref: str) -> Memory:

@@ -258,6 +258,14 @@ class History:
         except GitCommandError:
             return False
 
+    # -- the owner's command line (issue 14) ----------------------------------------------------------
+    def tracked(self, paths: list[str]) -> set[str]:
+        """Which of paths HEAD has."""
+        if not paths or not self.head():
+            return set()
+        listed = self._run("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
+        return set(filter(None, listed.split("\0")))
+
 
 @dataclass(frozen=True)
 class Commit:
