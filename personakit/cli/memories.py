@@ -118,8 +118,9 @@ def _show_arguments(p: argparse.ArgumentParser) -> None:
 
 @command("show", "personakit show 4f2c", _show_arguments)
 def cmd_show(args: argparse.Namespace) -> int:
-    """Show one memory: its text, evidence, and its history from git (who proposed it, each decision and
-    edit with dates), and when an assistant last read it."""
+    """Show one memory: its text and evidence, its history, and when an assistant last read it.
+
+    The history comes from git: who proposed it, each quote added, each decision and edit, with dates."""
     from personakit.owner.audit import describe, last_read, memory_history
     from personakit.owner.records import event_record, memory_record
 
@@ -168,9 +169,11 @@ def _log_arguments(p: argparse.ArgumentParser) -> None:
 
 @command("log", "personakit log --reads --since 7d", _log_arguments)
 def cmd_log(args: argparse.Namespace) -> int:
-    """The audit trail, newest first: proposals, decisions, hand edits and forgets (from git, including
-    what came in through a merge); with --reads, the read ledger instead: what each assistant asked and
-    which memories it was given, with their text as it is now."""
+    """The audit trail, newest first: who proposed, decided and changed what; with --reads, what was read.
+
+    From git: proposals, decisions, hand edits, forgets and undos, including commits that came in through
+    a merge. With --reads, the read ledger instead: what each assistant asked and which memories it was
+    given, with their text as it is now."""
     from personakit.owner.audit import format_event, format_read, parse_since, reads, trail
     from personakit.owner.records import event_record, read_record, texts_of
 

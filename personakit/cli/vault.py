@@ -79,9 +79,10 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 
 @command("demo", "personakit demo", _demo_arguments)
 def cmd_demo(args: argparse.Namespace) -> int:
-    """See PersonaKit work before connecting an assistant: a throwaway vault, proposals made through the
-    real server as a host would make them, an approval and a restriction, the read an assistant gets, and
-    the git log that recorded it all. Your own vault is not touched."""
+    """See PersonaKit work on a throwaway vault, before connecting an assistant.
+
+    Proposals made through the real server as a host would make them, an approval and a restriction, the
+    read an assistant gets, and the git log that recorded it all. Your own vault is not touched."""
     from personakit.demo import run_demo
 
     return run_demo(keep=args.keep)

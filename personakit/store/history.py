@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,6 +266,49 @@ class History:
             return set()
         listed = self._run("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
         return set(filter(None, listed.split("\0")))
+
+    def reverted(self, sha: str, scratch: Path) -> dict[str, str | None]:
+        """What reverting commit sha would leave at each path it touched (None: no file), without changing
+        anything. Like `git revert`, a three-way merge per file keeps changes made since to other lines;
+        raises a PersonaKitError when a file changed since in a way that clashes. scratch: a folder for
+        the merge's temporary files (inside the vault, so no memory's text is written elsewhere)."""
+        listed = self._run("diff-tree", "-r", "-z", "--no-renames", "--name-only", f"{sha}^", sha)
+        result: dict[str, str | None] = {}
+        for path in filter(None, listed.split("\0")):
+            before, after, now = (self._blob(f"{rev}:{path}") for rev in (f"{sha}^", sha, "HEAD"))
+            if now == before:
+                continue  # already as it was before the commit
+            if now == after:
+                result[path] = before
+            elif None in (before, after, now):
+                raise PersonaKitError(
+                    f"{path} was added, deleted or written again since; it cannot be undone"
+                )
+            else:
+                result[path] = self._merged(now, after, before, scratch, path)  # type: ignore[arg-type]
+        return result
+
+    def _blob(self, spec: str) -> str | None:
+        try:
+            return str(self.git.cat_file("blob", spec, strip_newline_in_stdout=False))
+        except GitCommandError:
+            return None
+
+    def _merged(self, ours: str, base: str, theirs: str, scratch: Path, path: str) -> str:
+        files = []
+        for label, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            with tempfile.NamedTemporaryFile(
+                "w", dir=scratch, prefix=f"undo-{label}-", delete=False
+            ) as handle:
+                handle.write(text)
+            files.append(handle.name)
+        try:
+            return str(self.git.merge_file("-p", "-q", *files, strip_newline_in_stdout=False))
+        except GitCommandError:
+            raise PersonaKitError(f"{path} changed since in the same lines; it cannot be undone") from None
+        finally:
+            for name in files:
+                Path(name).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
