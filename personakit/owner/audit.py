@@ -155,7 +155,7 @@ def format_read(entry: dict[str, Any], texts: dict[str, str] | None = None) -> s
     texts = texts or {}
     given = [f"{mid}  {texts.get(mid, '(forgotten since)')}" if texts else mid for mid in ids]
     withheld = entry.get("withheld", 0)
-    said = f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} {asked(entry)}"
+    said = f"{local(str(entry.get('at', '')))}  {entry.get('host') or '?'} {asked(entry)}"
     lines = [said, f"    given: {given[0] if given else 'nothing'}", *(f"           {g}" for g in given[1:])]
     if withheld:
         lines.append(f"    withheld: {withheld} (restricted; counted, never shown)")
@@ -163,10 +163,14 @@ def format_read(entry: dict[str, Any], texts: dict[str, str] | None = None) -> s
 
 
 def asked(entry: dict[str, Any], doing: bool = False) -> str:
-    """What a ledger entry's host did: asked a question (a tool read) or opened a resource."""
+    """What a ledger entry's host did: asked a question (a tool read) or opened a resource; a damaged
+    entry's missing question is said in words."""
     if entry.get("resource"):
         return f"{'opening' if doing else 'opened'} {entry['resource']}"
-    return f"{'asking' if doing else 'asked'} {entry.get('question', '')!r}"
+    question = entry.get("question")
+    return f"{'asking' if doing else 'asked'} " + (
+        repr(question) if isinstance(question, str) else "(no question recorded)"
+    )
 
 
 # -- show -----------------------------------------------------------------------------------------------
@@ -198,7 +202,7 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     seen = last_read(kit, memory.id)
     if seen:
         lines.append(
-            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host', '?')}, {asked(seen, doing=True)}"
+            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host') or '?'}, {asked(seen, doing=True)}"
         )
     else:
         lines.append("last read: never given to an assistant (as far as the read ledger remembers)")
