@@ -5,11 +5,14 @@ and questions in every script."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 from owner import author, changed_lines, clean, cli_process, commit_all, git, propose, subjects, write_memory
 
@@ -138,6 +141,27 @@ def test_undo_reverts_the_owners_last_change_after_showing_it(vault: Path) -> No
     assert nothing.returncode == 1 and "nothing to undo" in nothing.stderr
 
 
+def test_undo_on_a_terminal_asks_first(vault: Path) -> None:
+    (tea,) = propose(vault, "Drinks green tea")
+    pk(vault, "approve", tea)
+    before = subjects(vault)
+    for answer, done in (
+        ("n", "Nothing was changed."),
+        ("y", f"Done: undo {tea}: Drinks green tea (reverts "),
+    ):
+        child = pexpect.spawn(
+            sys.executable, ["-m", "personakit", "undo", "--vault", str(vault)],
+            env=dict(os.environ), encoding="utf-8", timeout=30,
+        )  # fmt: skip
+        child.expect(r"Undo it\? \[y/N\] ")
+        assert f"approve {tea}: Drinks green tea" in str(child.before)
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0 and done in str(child.before)
+    assert subjects(vault)[1:] == before and subjects(vault)[0].startswith(f"undo {tea}")
+
+
 def test_undo_refuses_a_change_that_clashes_and_changes_nothing(vault: Path) -> None:
     (tea,) = propose(vault, "Drinks green tea")
     pk(vault, "approve", tea)
@@ -258,6 +282,25 @@ def test_a_hand_made_file_gets_its_id_written_in_and_keeps_it(vault: Path) -> No
     shutil.rmtree(vault / ".personakit" / "index")
     doctor = pk(vault, "doctor")
     assert doctor.returncode == 0, doctor.stdout  # a missing id is not a problem
+
+
+def test_the_id_is_written_only_into_the_file_as_it_was_read(vault: Path) -> None:
+    from personakit.core.memory import parse_memory
+    from personakit.intake import write_id
+
+    path = vault / "memories" / "vim.md"
+    read = "---\nstate: approved\n---\nUses vim\n"
+    path.write_text(read.replace("vim", "vim, mostly"))  # an editor saved again after the read
+    kit = PersonaKit(vault)
+    kit.start()  # takes the file in: writes its id
+    try:
+        assert path.read_text().startswith("---\nid: ")
+        path.write_text(read.replace("vim", "neovim"))  # the editor's next save, not yet taken in
+        with kit.files.lock():
+            assert write_id(kit, parse_memory(read, "vim.md"), read) is False
+        assert path.read_text() == read.replace("vim", "neovim")  # the editor's save wins, untouched
+    finally:
+        kit.close()
 
 
 # -- 11. text in every script --------------------------------------------------------------------------------
