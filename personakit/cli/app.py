@@ -98,7 +98,7 @@ PersonaKit's source: cli.md (every command), review.md (deciding), vault.md (the
 connecting.md (assistants' hosts)."""
 
 # Everyday commands first in the help; the others follow in the order they were registered.
-EVERYDAY = (
+EVERYDAY = [
     "review",
     "approve",
     "reject",
@@ -110,7 +110,7 @@ EVERYDAY = (
     "show",
     "search",
     "log",
-)
+]
 VAULT_HELP = "the vault folder (default: $PERSONAKIT_VAULT, else ~/PersonaKit)"
 
 
