@@ -41,7 +41,7 @@ _DONE = {
     "rename": "renamed by hand",
     "forget": "forgot",
     "add": "added",
-    "undo": "undid",
+    "undo": "undone",
 }
 
 
