@@ -318,6 +318,10 @@ def test_questions_in_chinese_japanese_and_korean_find_their_memories(vault: Pat
         assert [m["text"] for m in found][:1] == [memory], question
         assert (vault / "memories" / name).is_file()
     assert (vault / "memories" / "lives-in-zurich.md").is_file()  # Latin names stay plain ASCII
+    assert (
+        pk(vault, "forget", "喜欢喝绿茶-不加糖.md").returncode == 0
+    )  # a file name as tab completion gives it
+    assert "\n  memories/喜欢喝绿茶-不加糖.md\n" in pk(vault, "undo").stdout  # shown as named, not git-quoted
 
 
 # -- 12. small things ----------------------------------------------------------------------------------------

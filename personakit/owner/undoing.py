@@ -15,6 +15,7 @@ clashes, or is gone, or holds changes not committed, nothing is changed and the 
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from personakit.core.memory import InvalidMemory, parse_memory
@@ -67,12 +68,27 @@ def shown(kit: PersonaKit, commit: Commit) -> list[str]:
     """The change as the owner reads it: when, who, what, and the lines of its diff."""
     patch = kit.history.log("-1", "-p", "--format=", "--unified=0", commit.sha, "--", "memories")
     lines = [f"{local(commit.date)}  {commit.author}  {commit.subject}"]
+    old, header = "", False
     for line in patch.splitlines():
         if line.startswith("diff --git "):
-            lines.append(f"  {line.split(' b/', 1)[-1]}")
-        elif line.startswith(("+", "-")) and not line.startswith(("+++", "---")):
+            header = True
+        elif line.startswith("@@"):
+            header = False
+        elif header and line.startswith("--- "):
+            old = _path(line[4:])
+        elif header and line.startswith("+++ "):
+            lines.append(f"  {_path(line[4:]) or old}")
+        elif not header and line.startswith(("+", "-")):
             lines.append(f"    {line}")
     return lines
+
+
+def _path(said: str) -> str:
+    """A path as a diff header gives it ("b/memories/x.md", quoted with octal escapes when it is not
+    ASCII), as the owner reads it; "" for /dev/null."""
+    if said.startswith('"') and said.endswith('"'):
+        said = codecs.escape_decode(said[1:-1].encode())[0].decode("utf-8", "replace")  # type: ignore[attr-defined]
+    return "" if said == "/dev/null" else said.split("/", 1)[-1]
 
 
 def undo(kit: PersonaKit, commit: Commit) -> str:
