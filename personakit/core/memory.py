@@ -2,6 +2,9 @@
 
 A memory is a Markdown file whose front matter holds `id`, `category`, `state`, `evidence`, `proposed_by`
 and `created`, and whose body is the memory's text. The file is the truth; everything else is derived.
+Three more keys link memories (see `personakit.owner.corrections`): `replaces` (the id of the memory a
+correction replaces), `replaced_by` (on a memory the owner retired for a correction) and `similar` (the
+ids of near-duplicates a proposal had when it was made). A value that is not an id is ignored.
 
 Rewrites are line edits on the front matter, never a load-and-dump of the YAML: a state change touches
 the one `state:` line and an evidence append adds one line, so an owner's formatting, comments and extra
@@ -111,6 +114,9 @@ class Memory:
     created: str = ""
     name: str = ""  # the file name inside memories/
     problems: tuple[str, ...] = field(default=(), compare=False)  # what doctor should report
+    replaces: str = ""  # the id of the memory this one corrects, as proposed
+    replaced_by: str = ""  # the id of the correction the owner approved in this one's place
+    similar: tuple[str, ...] = ()  # ids of near-duplicates it had when proposed
 
     @property
     def confirmed(self) -> bool:
@@ -186,6 +192,7 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         quotes = [clean(_as_text(evidence))]
     if len(text) > MAX_TEXT:
         problems.append(f"the text is {len(text)} characters, over the {MAX_TEXT} a proposal may have")
+    similar = meta.get("similar")
     return Memory(
         id=mid,
         text=text,
@@ -196,7 +203,21 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         created=_as_text(meta.get("created")),
         name=name,
         problems=tuple(problems),
+        replaces=_an_id(meta.get("replaces")),
+        replaced_by=_an_id(meta.get("replaced_by")),
+        similar=tuple(
+            dict.fromkeys(i for i in map(_an_id, similar if isinstance(similar, list) else [similar]) if i)
+        ),
     )
+
+
+def is_id(value: object) -> bool:
+    """Is value a memory id: `m_` and 12 lowercase hex digits, nothing more?"""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def _an_id(value: object) -> str:
+    return value if is_id(value) else ""  # type: ignore[return-value]
 
 
 def _scalar(value: str) -> str:
@@ -209,7 +230,12 @@ def render_memory(memory: Memory) -> str:
     """The text of a new memory file, in the documented key order."""
     lines = ["---", f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}", "evidence:"]
     lines += [f"  - {_scalar(q)}" for q in memory.evidence]
-    lines += [f"proposed_by: {_scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}", "---"]
+    lines += [f"proposed_by: {_scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}"]
+    if memory.replaces:
+        lines.append(f"replaces: {memory.replaces}")
+    if memory.similar:
+        lines += ["similar:", *(f"  - {mid}" for mid in memory.similar)]
+    lines.append("---")
     return "\n".join(lines) + "\n" + memory.text + "\n"
 
 

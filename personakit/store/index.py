@@ -55,6 +55,9 @@ SCHEMA = fields.Schema(
     evidence=fields.STORED,
     proposed_by=fields.STORED,
     problems=fields.STORED,
+    replaces=fields.ID(stored=True),  # the memory a correction replaces: `by_replaces` finds its corrections
+    replaced_by=fields.STORED,
+    similar=fields.STORED,
     mtime_ns=fields.STORED,
     size=fields.STORED,
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
@@ -92,7 +95,8 @@ def _memory(doc: dict[str, Any]) -> Memory:
     return Memory(
         id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
         evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
-        name=doc["name"], problems=tuple(doc.get("problems") or ()),
+        name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
+        replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
     )  # fmt: skip
 
 
@@ -192,6 +196,7 @@ class MemoryIndex:
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
                         proposed_by=memory.proposed_by, problems=list(memory.problems),
+                        replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
                         mtime_ns=stat.mtime_ns, size=stat.size, **terms,
                     )  # fmt: skip
             except BaseException:
@@ -212,6 +217,11 @@ class MemoryIndex:
     def by_id(self, memory_id: str) -> list[Hit]:
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
+
+    def by_replaces(self, memory_id: str) -> list[Hit]:
+        """The memories proposed as corrections of memory_id (their `replaces`), in any state."""
+        with self._lock:
+            return [Hit(d) for d in self._fresh_searcher().documents(replaces=memory_id)]
 
     def by_id_prefix(self, prefix: str, most: int = 50) -> list[Hit]:
         with self._lock:
