@@ -54,7 +54,11 @@ INSTRUCTIONS = f"""\
 Propose: call personakit_propose when the user reveals something durable about themselves that would help \
 in future conversations. One short statement per memory, about the user, with their own words as the \
 quote. Do not propose one-off task details, things about other people, guesses, or anything sensitive the \
-user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.\
+user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.
+
+Correct: when the user says something a memory you read is no longer true or was wrong (they moved, \
+changed jobs, changed their mind), propose the corrected memory with `replaces` set to that memory's id. \
+The user decides; the old memory stays until they approve the correction.\
 """
 
 READ_DESCRIPTION = """\
@@ -67,8 +71,15 @@ PROPOSE_DESCRIPTION = """\
 Propose one memory about the user, with a quote of their own words as evidence. It is stored as \
 unconfirmed until the user reviews it. Proposing the same memory again adds a new quote and changes \
 nothing else. Refused (stored: false) with a reason: empty_text, too_long (over 300 characters), \
-credential_shape (looks like a password, key or token), empty_quote.\
+credential_shape (looks like a password, key or token), empty_quote. To correct a memory personakit_read \
+gave you (the user moved, changed jobs, changed their mind), propose the corrected statement and pass the \
+old memory's id as `replaces`; the old one is retired only when the user approves the correction.\
 """
+
+REPLACES_HELP = (
+    "Optional: the id (m_...) of a memory personakit_read gave you that this one corrects. Leave it out "
+    "for a new fact; an id that cannot be replaced is ignored and the memory is stored as a new one"
+)
 
 CATEGORY_HELP = (
     "One of communication, work-style, tools, preferences, background, constraints, other; "
@@ -137,8 +148,9 @@ def personakit_propose(
     quote: Annotated[str, Field(description="The user's own words that support it")],
     category: Annotated[str, Field(description=CATEGORY_HELP)],
     ctx: Context,
+    replaces: Annotated[str | None, Field(description=REPLACES_HELP)] = None,
 ) -> ProposeResult:
-    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx)))
+    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces))
 
 
 def _tool(fn: Any, **details: Any) -> Tool:

@@ -40,6 +40,7 @@ from personakit.core.reading import Match, ReadResult, clamp_limit, compose
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.intake import take_in
+from personakit.linking import link
 from personakit.store.files import FileStat, VaultFiles, resolve_vault
 from personakit.store.history import History
 from personakit.store.index import Hit, MemoryIndex
@@ -234,7 +235,11 @@ class PersonaKit:
         except (InvalidMemory, OSError, UnicodeError):
             return None
 
-    def propose(self, text: str, quote: str, category: str, host: str = "unknown-assistant") -> ProposeResult:
+    def propose(
+        self, text: str, quote: str, category: str, host: str = "unknown-assistant", replaces: object = None
+    ) -> ProposeResult:
+        """Store a proposal (see the contract). `replaces` links a correction to the memory it corrects, and
+        near-duplicates are marked (`personakit.linking`); neither changes the answer."""
         checked = check_proposal(text, quote, category)
         if isinstance(checked, str):
             return {"stored": False, "reason": checked}
@@ -261,6 +266,7 @@ class PersonaKit:
                     evidence=(checked.quote,), proposed_by=host, created=now(),
                     name=self.files.free_name(slug(checked.text), mid[2:8]),
                 )  # fmt: skip
+                memory = link(self, memory, replaces)
                 self.write_memory(
                     memory, None, render_memory(memory), f"propose {mid}: {memory.text}", author
                 )

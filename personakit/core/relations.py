@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from personakit.core import relation_words as table
+import personakit.core.relation_words as table
 from personakit.core.words import stem, words
 
 
@@ -65,6 +65,7 @@ _SAME = {_stem(v): _stem(k) for k, variants in table.SAME.items() for v in varia
 _LEFT_OUT = _POSITIVE | _NEGATIVE | _NEVER | _WEAK
 _PAST = frozenset(table.PAST.split())
 _NUMBER_WORDS = table.NUMBERS
+_NUMBER_STEMS = {_stem(w) for w in _NUMBER_WORDS}
 
 
 def _fold(stem: str) -> str:
@@ -82,7 +83,10 @@ def _pairs(text: str) -> dict[str, frozenset[str]]:
 
 _ALWAYS_OPPOSITE = _pairs(table.OPPOSITES)
 _PREFERENCE_OPPOSITE = _pairs(table.PREFERENCE_OPPOSITES)
-_OPPOSITE = {w: _ALWAYS_OPPOSITE.get(w, frozenset()) | _PREFERENCE_OPPOSITE.get(w, frozenset()) for w in {*_ALWAYS_OPPOSITE, *_PREFERENCE_OPPOSITE}}
+_OPPOSITE = {
+    w: _ALWAYS_OPPOSITE.get(w, frozenset()) | _PREFERENCE_OPPOSITE.get(w, frozenset())
+    for w in {*_ALWAYS_OPPOSITE, *_PREFERENCE_OPPOSITE}
+}
 _QUALIFIERS = _stems(table.QUALIFIERS)
 
 
@@ -105,7 +109,9 @@ def _components() -> dict[str, str]:
 
 _COMPONENT = _components()
 
-_PHRASES = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(table.PHRASES, key=len, reverse=True)) + r")\b")
+_PHRASES = re.compile(
+    r"\b(?:" + "|".join(re.escape(p) for p in sorted(table.PHRASES, key=len, reverse=True)) + r")\b"
+)
 _TOKEN = re.compile(r"[^\W_]+(?:[.:][0-9]+)*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _NAMED = re.compile(r"\b(?:called|named)\s+(?=[A-Z])")
@@ -122,9 +128,13 @@ _USES_AS = re.compile(
 )
 _ATTRIBUTES = _stems(table.ATTRIBUTES)
 _ONE_OF_A_KIND = _stems(table.ONE_OF_A_KIND)
-_SUBJECTS = frozenset("the user they she he i it this that there we you".split())
-_ORDER_OVER = re.compile(r"\b(?:prefer|prefers|preferring|like|likes|love|loves|enjoy|enjoys|would rather|wants?)\s+(?!to\b)(?P<x>[^,.;]+?)\s+over\s+(?P<y>[^,.;]+)")
-_ORDER_TO = re.compile(r"\b(?:prefer|prefers|preferring)\s+(?!to\b)(?P<x>[^,.;]+?)\s+to\s+(?!be\b)(?P<y>[^,.;]+)")
+_SUBJECTS = frozenset(("the", "user", "they", "she", "he", "i", "it", "this", "that", "there", "we", "you"))
+_ORDER_OVER = re.compile(
+    r"\b(?:prefer|prefers|preferring|like|likes|love|loves|enjoy|enjoys|would rather|wants?)\s+(?!to\b)(?P<x>[^,.;]+?)\s+over\s+(?P<y>[^,.;]+)"
+)
+_ORDER_TO = re.compile(
+    r"\b(?:prefer|prefers|preferring)\s+(?!to\b)(?P<x>[^,.;]+?)\s+to\s+(?!be\b)(?P<y>[^,.;]+)"
+)
 
 
 @dataclass(frozen=True)
@@ -202,7 +212,11 @@ def analyse(text: str) -> Statement:
     for i, token in enumerate(tokens):
         if token in _NEGATORS:
             negations += 1
-        if token in _PAST and tokens[i + 1 : i + 2] != ["born"] and (token != "used" or tokens[i + 1 : i + 2] == ["to"]):
+        if (
+            token in _PAST
+            and tokens[i + 1 : i + 2] != ["born"]
+            and (token != "used" or tokens[i + 1 : i + 2] == ["to"])
+        ):
             past = True
         if any(c.isdigit() for c in token) or token in _NUMBER_WORDS:
             if _YEAR.fullmatch(token):
@@ -289,7 +303,9 @@ def _frames(original: str) -> tuple[Frame, ...]:
 
 def _frame(key: str, label: str, value: str, after: str) -> Frame | None:
     low = _lower(value)
-    value_words = {_fold(w) for w in words(low)} | {t for t in _TOKEN.findall(low) if any(c.isdigit() for c in t)}
+    value_words = {_fold(w) for w in words(low)} | {
+        t for t in _TOKEN.findall(low) if any(c.isdigit() for c in t)
+    }
     if not value_words:
         return None
     return Frame(key, label, frozenset(value_words), value, _content(_lower(after)))
@@ -425,6 +441,20 @@ def similar(a: Statement, b: Statement) -> bool:
     if small != big and (len(big - small) > 1 or len(small) < 2):
         return False
     return clash(a, b) is None
+
+
+_VARIANTS: dict[str, set[str]] = defaultdict(set)
+for _variant, _word in _SAME.items():
+    _VARIANTS[_word].add(_variant)
+
+
+def search_words(text: str) -> list[str]:
+    """The words (as the index counts them) to find a text's likely near-duplicates and clashes by: its
+    content words, each with the words `SAME` counts as it, and none of the verbs of liking or weak words."""
+    found = dict.fromkeys(w for w in words(text) if w not in _LEFT_OUT and w not in _NUMBER_STEMS)
+    for word in analyse(text).words:
+        found.update(dict.fromkeys(sorted({word} | _VARIANTS.get(word, set()))))
+    return list(found)
 
 
 def similar_texts(a: str, b: str) -> bool:
