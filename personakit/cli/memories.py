@@ -38,10 +38,12 @@ def _decide(state: State) -> Command:
             kit.files.lock()
         ):  # every id is checked first, and nothing changes between the check and the deed
             for named in resolve_all(kit, args.ids):
-                memory, changed = decide(kit, named.name, state)
+                notes: list[str] = []  # what approving a correction did to the memory it replaces
+                memory, changed = decide(kit, named.name, state, notes.append)
                 print(
                     f"{memory.id} {state}: {memory.text}" if changed else f"{memory.id} was already {state}"
                 )
+                print("".join(f"  {note}\n" for note in notes), end="")
         return 0
 
     return run

@@ -3,7 +3,9 @@
 Git is the log of changes. Every commit PersonaKit makes names its memory in the subject, in one
 convention: `propose m_x: text`, `evidence for m_x: text`, `approve|reject|restrict m_x: text`,
 `categorize m_x: text (as tools)`, `edit m_x: text (by hand)`, `rename m_x: text (by hand, was a.md)`,
-`forget m_x: text`. An assistant's commits are authored `<host> (assistant)`, the owner's by their git
+`forget m_x: text`, and for two memories at once `replace m_old with m_new: new text` (a correction
+approved, the old memory retired) and `merge m_new into m_old: old text` (a near-duplicate merged).
+An assistant's commits are authored `<host> (assistant)`, the owner's by their git
 identity. Commits made by hand with git keep their own subject and are shown as they are.
 
 The read ledger (`.personakit/reads.jsonl`) is the log of reads: one line per `personakit_read`, never
@@ -24,11 +26,15 @@ from personakit.core.memory import Memory
 from personakit.core.reading import ReadResult
 from personakit.core.words import words, written_without_spaces
 from personakit.errors import PersonaKitError
+from personakit.owner.corrections import link_lines
 from personakit.service import PersonaKit
 from personakit.store.history import Commit
 from personakit.store.index import ALL_WORDS_FIELDS
 
-_SUBJECT = re.compile(r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12}): (?P<text>.*)$", re.S)
+_SUBJECT = re.compile(
+    r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12})(?: (?:with|into) (?P<other>m_[0-9a-f]{12}))?: (?P<text>.*)$",
+    re.S,
+)
 _DONE = {
     "propose": "proposed",
     "evidence": "added evidence",
@@ -42,6 +48,8 @@ _DONE = {
     "forget": "forgot",
     "add": "added",
     "undo": "undone",
+    "replace": "replaced",
+    "merge": "merged",
 }
 
 
@@ -125,6 +133,30 @@ def memory_history(kit: PersonaKit, memory: Memory) -> list[Event]:
     return events
 
 
+def history_lines(memory: Memory, events: list[Event]) -> list[str]:
+    """One memory's history as lines; an edit that changed its text as "was ... / now ...", and a
+    replacement or merge naming the other memory."""
+    lines = []
+    text = None
+    for e in events:
+        found = _SUBJECT.match(e.subject)
+        what = e.what
+        if found and found["other"]:  # replace old with new / merge new into old
+            first, other = found["id"], found["other"]
+            if found["verb"] == "replace":
+                what = f"replaced by {other}" if memory.id == first else f"approved, replacing {first}"
+            else:
+                what = f"merged into {other}" if memory.id == first else f"merged in {first}"
+        line = f"  {local(e.when)}  {what:<18} {e.who}" + (f": {e.subject}" if e.what == "commit" else "")
+        lines.append(line)
+        if found and found["id"] == memory.id and not found["other"]:
+            said = re.sub(r" \(by hand(?:, was [^)]*)?\)$", "", found["text"])
+            if text is not None and said != text and e.what in ("edited by hand", "renamed by hand"):
+                lines += [f"      was: {text}", f"      now: {said}"]
+            text = said
+    return lines
+
+
 def format_event(e: Event) -> str:
     """One line of the trail: when, who, and the commit's subject (which names the memory)."""
     return f"{local(e.when)}  {e.who:<28} {e.subject}"
@@ -193,12 +225,9 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     ]
     if memory.problems:
         lines += ["problems:", *(f"  - {p}" for p in memory.problems)]
+    lines += link_lines(kit, memory)
     lines += ["", "history (git, oldest first):"]
-    events = memory_history(kit, memory)
-    lines += [
-        f"  {local(e.when)}  {e.what:<18} {e.who}" + (f": {e.subject}" if e.what == "commit" else "")
-        for e in events
-    ] or ["  not committed yet"]
+    lines += history_lines(memory, memory_history(kit, memory)) or ["  not committed yet"]
     seen = last_read(kit, memory.id)
     if seen:
         lines.append(

@@ -3,6 +3,8 @@
 Each is one git commit whose diff is the decision (the one front-matter line, or the file's removal), made
 with the owner's git identity. A memory is named by its id, a unique prefix of it, its file's name or its
 file's path (`resolve`); several are all checked before any is done (`resolve_all`).
+Approving a correction (a memory that `replaces` another) also retires the memory it replaces, in the
+same commit: see `personakit.owner.corrections`.
 Nothing here is reachable from the MCP server: there is no path from a model to a decision.
 """
 
@@ -28,6 +30,7 @@ from personakit.core.memory import (
     set_state,
 )
 from personakit.errors import PersonaKitError, UnknownMemory
+from personakit.owner.corrections import approve_replacement
 from personakit.service import PersonaKit
 from personakit.store.files import plain_name
 
@@ -108,11 +111,22 @@ def resolve_all(kit: PersonaKit, refs: list[str]) -> list[Memory]:
     return list(found.values())
 
 
-def decide(kit: PersonaKit, ref: str, state: State) -> tuple[Memory, bool]:
-    """Set a memory's state; one commit. Returns the memory and whether anything changed."""
+def decide(
+    kit: PersonaKit, ref: str, state: State, say: Callable[[str], None] | None = None
+) -> tuple[Memory, bool]:
+    """Set a memory's state; one commit. Returns the memory and whether anything changed. `say` hears
+    what approving a correction did to the memory it replaces."""
     if state not in STATES:
         raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
-    return change(kit, ref, partial(set_state, state=state), lambda m: f"{VERB[state]} {m.id}: {m.text}")
+    edit = partial(set_state, state=state)
+    if state == "approved":
+        kit.require_writable()
+        with kit.files.lock():  # held once: the memory cannot change between the look and the decision
+            memory = resolve(kit, ref)
+            if memory.replaces:
+                return approve_replacement(kit, memory, say or (lambda _: None))
+            return change(kit, ref, edit, lambda m: f"approve {m.id}: {m.text}")
+    return change(kit, ref, edit, lambda m: f"{VERB[state]} {m.id}: {m.text}")
 
 
 def recategorize(kit: PersonaKit, ref: str, category: Category) -> tuple[Memory, bool]:

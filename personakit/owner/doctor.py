@@ -4,7 +4,9 @@ The doctor looks and never fixes. It opens the vault without the start-up sync t
 runs (which would commit pending hand edits and bring the index level), so that what it reports is the
 vault as it is: files that cannot be read, unknown states or categories, duplicate ids, texts over 300
 characters, credential-shaped text typed by hand, symbolic links, changes not committed to git, an index
-out of step with the files, and a repository in the middle of a merge or on a detached HEAD.
+out of step with the files, and a repository in the middle of a merge or on a detached HEAD. Memories that
+likely disagree (`personakit clashes`) are counted as a note, not a problem: only the owner can say which
+one is true.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from personakit.core.credentials import looks_like_credential
-from personakit.core.memory import MAX_TEXT, InvalidMemory, Memory, parse_memory
+from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory, parse_memory
+from personakit.core.relations import clashes
 from personakit.service import PersonaKit
 from personakit.store.files import FileStat
 from personakit.store.history import NO_IDENTITY
@@ -57,6 +60,7 @@ def examine(vault: str | None) -> Report:
     readable: dict[str, FileStat] = {}
     held: set[str] = set()  # files a commit would refuse: unreadable, or holding a secret
     by_id: dict[str, list[str]] = defaultdict(list)
+    visible: dict[str, str] = {}  # id -> text, for the clashes note
     for name, stat in sorted(on_disk.items()):
         where = f"memories/{name}"
         try:
@@ -78,6 +82,8 @@ def examine(vault: str | None) -> Report:
             continue
         readable[name] = stat
         by_id[memory.id].append(name)
+        if memory.state in VISIBLE_STATES:
+            visible.setdefault(memory.id, memory.text)
         report.problems += _memory_problems(memory, raw)
         if _secrets(memory):
             held.add(where)
@@ -102,6 +108,12 @@ def examine(vault: str | None) -> Report:
             )
         )
     report.memories = len(readable)
+    clashing = len(clashes(list(visible.items())))
+    if clashing:
+        report.notes.append(
+            f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
+            "'personakit clashes' lists them"
+        )
     _git_problems(kit, report, held)
     _index_problems(kit, report, readable)
     report.problems.sort(key=_by_file)
