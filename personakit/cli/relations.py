@@ -89,11 +89,12 @@ def cmd_edit(args: argparse.Namespace) -> int:
     memory = resolve(kit, args.id)
     said: list[str] = []
     outcome, edited = edit_in_editor(kit, memory, said.append, again="run personakit edit again")
-    sentences = " ".join(s.strip() for s in said if s.strip() and s.strip() != "unchanged")
+    sentences = [
+        s.strip() for s in said if s.strip() not in ("", "unchanged", "edited (committed as your edit)")
+    ]
     if outcome in ("no-editor", "failed", "unreadable", "held"):
-        raise PersonaKitError(sentences.removesuffix("."))
-    if sentences and outcome != "edited":
-        print(sentences)
+        raise PersonaKitError(" ".join(sentences).removesuffix("."))
+    print("".join(f"{sentence}\n" for sentence in sentences), end="")
     if outcome == "unchanged":
         print(f"{memory.id} unchanged")
     elif edited is not None and outcome == "edited":

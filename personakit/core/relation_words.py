@@ -127,8 +127,16 @@ FRAMES: tuple[tuple[str, str, str], ...] = (
     ("born in", "year/name", r"(?:was )?born in"),
     ("native language", "any", r"(?:native|first|mother) (?:language|tongue) is"),
     ("partner", "name", r"married to"),
-    ("partner", "name", r"(?:wife|husband|partner|spouse|girlfriend|boyfriend)(?:'s name is| is called| is named| is)"),
-    ("name", "name", r"(?:(?:prefers|wants|likes) to be(?: called| addressed as)?|goes by|(?:first )?name is)"),
+    (
+        "partner",
+        "name",
+        r"(?:wife|husband|partner|spouse|girlfriend|boyfriend)(?:'s name is| is called| is named| is)",
+    ),
+    (
+        "name",
+        "name",
+        r"(?:(?:prefers|wants|likes) to be(?: called| addressed as)?|goes by|(?:first )?name is)",
+    ),
     ("wakes up at", "any", r"(?:wakes?|gets?) up (?:at|around|by|about)"),
     ("goes to bed at", "any", r"goes to (?:bed|sleep) (?:at|around|by|about)"),
     ("drives", "name", r"drives an?"),

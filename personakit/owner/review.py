@@ -15,6 +15,7 @@ memories a proposal likely clashes with are shown under it, each with its reason
 from __future__ import annotations
 
 import os
+import re
 import select
 import shlex
 import subprocess
@@ -50,6 +51,7 @@ class Review:
         self.key = key
         self.say = say
         self.done: Counter[str] = Counter()
+        self.targets: list[Memory] = []  # the near-duplicates shown with the memory, as they were shown
 
     def run(self) -> int:
         queue = sorted(
@@ -83,7 +85,7 @@ class Review:
             if key in ("q", "\x1b", "\x04", ""):
                 self.say("quit")
                 return False
-            if key == "m" and merge_targets(self.kit, memory):
+            if key == "m" and self.targets:
                 if self._merge(memory):
                     return True
             elif key == "e":
@@ -109,8 +111,9 @@ class Review:
         ]
         lines += [f"  evidence: {quote!r}" for quote in memory.evidence] or ["  evidence: none"]
         lines += [f"  note: {problem}" for problem in memory.problems]
+        self.targets = merge_targets(self.kit, memory)
         lines += self._relations(memory)
-        keys = "a/r/s/e/c/m/n/q" if merge_targets(self.kit, memory) else "a/r/s/e/c/n/q"
+        keys = "a/r/s/e/c/m/n/q" if self.targets else "a/r/s/e/c/n/q"
         lines.append(f"  decide [{keys}, ? for help]: ")
         self.say("\n".join(lines))
 
@@ -130,7 +133,7 @@ class Review:
                     lines.append(f"    approving this retires it (rejected, replaced by {memory.id})")
                 else:
                     lines.append(f"    it is {old.state}: approving this one leaves it as it is")
-        for other in merge_targets(self.kit, memory):
+        for other in self.targets:
             lines.append(f"  near-duplicate of {other.id} ({other.state}): {other.text}")
             lines += [f"    its evidence: {quote!r}" for quote in other.evidence]
             lines.append(f"    m: merge into {other.id} (this one's quotes move there; this one is removed)")
@@ -152,8 +155,8 @@ class Review:
         self.done[state] += 1
 
     def _merge(self, memory: Memory) -> bool:
-        """Merge memory into (one of) its near-duplicates; True when it was merged."""
-        targets = merge_targets(self.kit, memory)
+        """Merge memory into (one of) its near-duplicates as shown; True when it was merged."""
+        targets = self.targets
         target = targets[0]
         if len(targets) > 1:
             menu = "  ".join(f"{n} {t.id}" for n, t in enumerate(targets, 1))
@@ -281,7 +284,12 @@ def _keep_id(kit: PersonaKit, memory: Memory, before: str, say: Callable[[str], 
     with suppress(OSError, InvalidMemory, UnicodeError), kit.files.lock():
         raw = kit.files.read(memory.name)
         if raw != before and parse_memory(raw, memory.name).id != memory.id:
-            kit.files.write(memory.name, set_key(raw, "id", memory.id))
+            if re.search(r"^id\s*:", raw, re.M):
+                kept = set_key(raw, "id", memory.id)
+            else:  # removed: back where it was written, under the opening line
+                first, newline, rest = raw.partition("\n")
+                kept = f"{first}{newline}id: {memory.id}{newline}{rest}"
+            kit.files.write(memory.name, kept)
             say(f"\n  The id stays {memory.id}: the id line is put back as it was.")
 
 
