@@ -10,23 +10,23 @@ matter, so they are part of the proposal's one commit. Neither changes the answe
   so it cannot be used to learn which ids exist.
 - `similar` lists the memories, in any state, whose text is a near-duplicate of the new one
   (`core.relations.similar`). The owner reads it in the file and in `review`; an assistant never sees it.
-  Candidates are the few memories sharing most words with the new text, asked of the index (one posting
-  walk per word), never a scan of the files.
+  Candidates are the few memories having enough of the new text's three rarest words, asked of the index
+  (a posting walk of those words only), never a scan of the files.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import TYPE_CHECKING
 
 from personakit.core.memory import VISIBLE_STATES, InvalidMemory, Memory, is_id, parse_memory
-from personakit.core.relations import near_duplicates, search_words
-from personakit.store.index import ALL_WORDS_FIELDS
+from personakit.core.relations import may_lack, near_duplicates, search_groups
 
 if TYPE_CHECKING:
     from personakit.service import PersonaKit
 
-CANDIDATES = 12  # memories sharing most words with a proposal that are checked for near-duplicates
+CANDIDATES = 32  # memories having enough of a proposal's rarest words, checked for near-duplicates
 
 
 def link(kit: PersonaKit, memory: Memory, replaces: object) -> Memory:
@@ -44,11 +44,19 @@ def _may_replace(kit: PersonaKit, new_id: str, old_id: str) -> bool:
 
 
 def similar_to(kit: PersonaKit, text: str, exclude: set[str]) -> list[str]:
-    """Ids of the memories (any state, as indexed) whose text is a near-duplicate of text."""
-    terms = search_words(text)
-    if not terms:
+    """Ids of the memories (any state, as indexed) whose text is a near-duplicate of text.
+
+    A near-duplicate has every content word and number of the text (or a word counted as it) but one at
+    most, and only when the text has three words or more (`may_lack`). So of the text's three rarest it
+    has two, or all of them: only their postings are walked (however common the text's other words), the
+    others are looked up for those memories alone, and only the memories that have enough are loaded."""
+    groups = search_groups(text)
+    if not groups:
         return []
-    hits = kit.indexed(lambda: kit.index.search(terms, CANDIDATES, ALL_WORDS_FIELDS))
+    rarity = {term: kit.indexed(partial(kit.index.having, term)) for group in groups for term in group}
+    rarest_first = sorted(groups, key=lambda group: sum(rarity[t] for t in group))
+    missing = may_lack(text)
+    hits = kit.indexed(lambda: kit.index.sharing(rarest_first, missing, CANDIDATES))
     others = [(h.memory.id, h.memory.text) for h in hits if h.memory.id not in exclude]
     return list(dict.fromkeys(near_duplicates(text, others)))
 

@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from owner import changed_lines, clean, cli, cli_process, git, subjects
+from owner import changed_lines, clean, cli, cli_process, commit_all, git, subjects
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import Memory, memory_id, parse_memory, render_memory
+from personakit.core.relations import near_duplicates
 from personakit.errors import PersonaKitError
+from personakit.linking import similar_to
 from personakit.owner.corrections import merge
 from personakit.owner.decisions import decide
 from personakit.server import INSTRUCTIONS
@@ -345,3 +347,30 @@ def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
         [sys.executable, "-m", "personakit", *args],
         capture_output=True, text=True, env=environment, timeout=60, check=False, stdin=subprocess.DEVNULL,
     )  # fmt: skip
+
+
+def test_marking_asks_the_index_and_finds_what_comparing_every_memory_finds(vault: Path) -> None:
+    """The candidates for `similar` come from the index (the rarest words, text only); on the labeled
+    pairs' texts, that finds every near-duplicate that comparing a text with every memory finds."""
+    texts = sorted(
+        {t for part in ("tuning", "held_out") for line in (Path(__file__).parent / "data" / "relations" / f"{part}.tsv").read_text().splitlines() if line and not line.startswith("#") for t in line.split("\t")[1:]}
+    )  # fmt: skip
+    for n, text in enumerate(texts):
+        mid = memory_id(text)
+        quote = "unrelated words: tea, Lisbon, cats, feedback"  # quotes must not make candidates
+        memory = Memory(mid, text, "other", "approved", (quote,), "test", "2026-01-01T00:00:00Z", f"m{n}.md")
+        (vault / "memories" / memory.name).write_text(render_memory(memory))
+    commit_all(vault)
+    kit = PersonaKit(vault, create=False)
+    kit.start()
+    try:
+        every = [(memory_id(t), t) for t in texts]
+        found = 0
+        for text in texts:
+            own = memory_id(text)
+            expected = near_duplicates(text, [(m, t) for m, t in every if m != own])
+            assert sorted(similar_to(kit, text, {own})) == sorted(expected), text
+            found += bool(expected)
+        assert found > 150
+    finally:
+        kit.close()

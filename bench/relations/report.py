@@ -88,7 +88,9 @@ def table(part: str, result: dict[str, object]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--failures", action="store_true", help="list every pair a part gets wrong")
     parser.add_argument("--check", action="store_true", help="exit 1 when the held-out part misses a target")
     args = parser.parse_args()

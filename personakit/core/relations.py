@@ -59,7 +59,9 @@ _NEGATORS = frozenset(table.NEGATORS.split())
 _POSITIVE = _stems(table.POSITIVE)
 _NEGATIVE = _stems(table.NEGATIVE)
 _PREFER = _stem("prefer")
-_NEVER = _stems(table.NEGATORS)  # the negators words() keeps ("never")
+_NEVER = {
+    w for w in map(_stem, table.NEGATORS.split()) if w
+}  # those words() keeps ("never"), not "not" ("note")
 _WEAK = _stems(table.WEAK)
 _SAME = {_stem(v): _stem(k) for k, variants in table.SAME.items() for v in variants.split()}
 _LEFT_OUT = _POSITIVE | _NEGATIVE | _NEVER | _WEAK
@@ -190,7 +192,7 @@ def _content(text: str) -> frozenset[str]:
     """The content words of a piece of (lowered) text, as `Statement.words` counts them."""
     out = set()
     for token in _TOKEN.findall(text):
-        if token in _NUMBER_WORDS or any(c.isdigit() for c in token):
+        if token in _NUMBER_WORDS or not token.isalpha():  # a token of more than letters has digits
             continue
         stem = _stem(token)
         if stem and stem not in _LEFT_OUT:
@@ -218,7 +220,7 @@ def analyse(text: str) -> Statement:
             and (token != "used" or tokens[i + 1 : i + 2] == ["to"])
         ):
             past = True
-        if any(c.isdigit() for c in token) or token in _NUMBER_WORDS:
+        if not token.isalpha() or token in _NUMBER_WORDS:  # a token of more than letters has digits
             if _YEAR.fullmatch(token):
                 years.add(token)
             else:
@@ -303,9 +305,7 @@ def _frames(original: str) -> tuple[Frame, ...]:
 
 def _frame(key: str, label: str, value: str, after: str) -> Frame | None:
     low = _lower(value)
-    value_words = {_fold(w) for w in words(low)} | {
-        t for t in _TOKEN.findall(low) if any(c.isdigit() for c in t)
-    }
+    value_words = {_fold(w) for w in words(low)} | {t for t in _TOKEN.findall(low) if not t.isalpha()}
     if not value_words:
         return None
     return Frame(key, label, frozenset(value_words), value, _content(_lower(after)))
@@ -452,9 +452,43 @@ def search_words(text: str) -> list[str]:
     """The words (as the index counts them) to find a text's likely near-duplicates and clashes by: its
     content words, each with the words `SAME` counts as it, and none of the verbs of liking or weak words."""
     found = dict.fromkeys(w for w in words(text) if w not in _LEFT_OUT and w not in _NUMBER_STEMS)
-    for word in analyse(text).words:
-        found.update(dict.fromkeys(sorted({word} | _VARIANTS.get(word, set()))))
+    for group in search_groups(text):
+        found.update(dict.fromkeys(group))
     return list(found)
+
+
+def _phrase_words() -> dict[str, set[str]]:
+    """A word `PHRASES` makes ("morningperson") -> the index's words of the phrases it stands for."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for phrase, made in table.PHRASES.items():
+        for word in _content(made):
+            found[word] |= set(words(phrase))
+    return found
+
+
+_PHRASE_WORDS = _phrase_words()
+
+
+def search_groups(text: str) -> list[list[str]]:
+    """Each content word of text with the words counted as it (`SAME`, `PHRASES`), and each number in its
+    ways of writing, as the index counts them. A near-duplicate has a word of every group but one at most."""
+    statement = analyse(text)
+    groups = [
+        sorted({word} | _VARIANTS.get(word, set()) | _PHRASE_WORDS.get(word, set()))
+        for word in sorted(statement.words)
+    ]
+    for number in sorted(statement.numbers | statement.years):  # a near-duplicate has the same numbers
+        spelled = {_stem(w) for w, value in _NUMBER_WORDS.items() if value == number}
+        groups.append(sorted((set(words(number)) | spelled) - {""}))
+    return [group for group in groups if group]
+
+
+def may_lack(text: str) -> int:
+    """How many of `search_groups(text)` a near-duplicate of text may have no word of, as the index
+    counts words: one content word when text has three or more, and each word made of a phrase whose
+    words the index may not keep ("Gets up at 6am": "gets" and "up" are stop words)."""
+    found = analyse(text).words
+    return (1 if len(found) >= 3 else 0) + sum(1 for word in found if word in _PHRASE_WORDS)
 
 
 def similar_texts(a: str, b: str) -> bool:

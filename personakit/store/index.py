@@ -32,6 +32,7 @@ from typing import Any
 
 from whoosh import fields, index, query
 from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
+from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from personakit.core.memory import Memory
@@ -217,6 +218,60 @@ class MemoryIndex:
     def by_id(self, memory_id: str) -> list[Hit]:
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
+
+    def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
+        """At most `limit` memories, in any state, whose text has a term of every group but `missing` (those
+        having most first, ties in no particular order): candidates for the owner's near-duplicate marks,
+        which need no contract order. Give the rarest groups first: the first `walked` groups' postings
+        are read whole, and the others only looked up for the memories still in the running. No scorer is
+        made (it would read a column's offset table again on each new searcher), and stored fields are read
+        only for the memories that qualify."""
+        with self._lock:
+            s = self._fresh_searcher()
+            reader = s.reader()
+            counts: dict[int, int] = {}
+            for number, group in enumerate(groups):
+                if number < walked:
+                    having = self._having(reader, group, None)
+                else:
+                    having = self._having(reader, group, sorted(counts))
+                for doc in having:
+                    counts[doc] = counts.get(doc, 0) + 1
+                if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
+                    counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
+            best = heapq.nlargest(limit, counts.items(), key=lambda item: item[1])
+            return [Hit(s.stored_fields(doc)) for doc, _ in best]
+
+    @staticmethod
+    def _having(reader: Any, terms: list[str], among: list[int] | None) -> set[int]:
+        """The documents having one of terms in their text (any words field; a word only a quote has does
+        not count); with among (ascending), only among those."""
+        found: set[int] = set()
+        for field in ALL_WORDS_FIELDS:
+            for term in terms:
+                try:
+                    postings = reader.postings(field, term)
+                except TermNotFound:
+                    continue
+                if among is None:
+                    while postings.is_active():
+                        if postings.weight() >= TEXT_WEIGHT:
+                            found.add(postings.id())
+                        postings.next()
+                    continue
+                for doc in among:
+                    if not postings.is_active():
+                        break
+                    if postings.id() < doc:
+                        postings.skip_to(doc)
+                    if postings.is_active() and postings.id() == doc and postings.weight() >= TEXT_WEIGHT:
+                        found.add(doc)
+        return found
+
+    def having(self, term: str) -> int:
+        """How many memories a read may return have term (deleted ones too, as Whoosh counts)."""
+        with self._lock:
+            return int(self._fresh_searcher().reader().doc_frequency("words", term))
 
     def by_replaces(self, memory_id: str) -> list[Hit]:
         """The memories proposed as corrections of memory_id (their `replaces`), in any state."""
