@@ -135,9 +135,9 @@ def test_approving_a_correction_retires_the_old_one_in_the_same_commit(
     read = kit.read("where do they live")
     assert [m["id"] for m in read["memories"]] == [new]
     code, out, _ = cli(capsys, "show", old, "--vault", str(vault))
-    assert f"replaced by: {new} (approved): Lives in Porto" in out and f"replaced by {new}" in out
+    assert f"replaced by: {new} (approved): Lives in Porto" in out and f"Test Owner (by {new})" in out
     code, out, _ = cli(capsys, "show", new, "--vault", str(vault))
-    assert f"replaces:    {old} (rejected): Lives in Lisbon" in out and f"approved, replacing {old}" in out
+    assert f"replaces:    {old} (rejected): Lives in Lisbon" in out and f"Test Owner (replacing {old})" in out
     code, out, _ = cli(capsys, "log", "--vault", str(vault))
     assert f"replace {old} with {new}: Lives in Porto" in out.splitlines()[0]
     code, out, _ = cli(capsys, "approve", new, "--vault", str(vault))
@@ -272,7 +272,7 @@ def test_near_duplicates_are_marked_listed_and_merged(vault: Path, kit: PersonaK
     assert files == ["memories/likes-blunt-direct-feedback.md", "memories/prefers-blunt-feedback.md"]
     assert "+  - just be direct" in lines and clean(vault)
     out = cli(capsys, "show", older, "--vault", str(vault))[1]
-    assert f"merged in {newer}" in out
+    assert f"({newer} merged in)" in out
     with pytest.raises(PersonaKitError, match="gone or unreadable now; nothing was merged"):
         merge(kit, parse_memory(file_of(vault, older)[1], newer_path.name), older)
 

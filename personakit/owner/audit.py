@@ -140,14 +140,20 @@ def history_lines(memory: Memory, events: list[Event]) -> list[str]:
     text = None
     for e in events:
         found = _SUBJECT.match(e.subject)
-        what = e.what
+        what, about = e.what, ""
         if found and found["other"]:  # replace old with new / merge new into old
             first, other = found["id"], found["other"]
             if found["verb"] == "replace":
-                what = f"replaced by {other}" if memory.id == first else f"approved, replacing {first}"
+                what, about = (
+                    ("replaced", f" (by {other})")
+                    if memory.id == first
+                    else ("approved", f" (replacing {first})")
+                )
             else:
-                what = f"merged into {other}" if memory.id == first else f"merged in {first}"
-        line = f"  {local(e.when)}  {what:<18} {e.who}" + (f": {e.subject}" if e.what == "commit" else "")
+                about = f" (into {other})" if memory.id == first else f" ({first} merged in)"
+        line = f"  {local(e.when)}  {what:<18} {e.who}{about}" + (
+            f": {e.subject}" if e.what == "commit" else ""
+        )
         lines.append(line)
         if found and found["id"] == memory.id and not found["other"]:
             said = re.sub(r" \(by hand(?:, was [^)]*)?\)$", "", found["text"])
