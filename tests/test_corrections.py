@@ -374,3 +374,18 @@ def test_marking_asks_the_index_and_finds_what_comparing_every_memory_finds(vaul
         assert found > 150
     finally:
         kit.close()
+
+
+def test_a_correction_approved_by_hand_retires_the_old_one_when_approved_again(
+    vault: Path, kit: PersonaKit, capsys: Capsys
+) -> None:
+    old = stored(kit, "Uses Windows at work")
+    new = stored(kit, "Uses a Mac at work", replaces=old)
+    path, raw = file_of(vault, new)
+    path.write_text(raw.replace("state: unconfirmed", "state: approved"))  # in Obsidian, say
+    assert cli(capsys, "list", "--vault", str(vault))[0] == 0  # committed as the owner's edit
+    assert front(vault, old)["state"] == "unconfirmed"  # a hand edit retires nothing
+    code, out, _ = cli(capsys, "approve", new, "--vault", str(vault))
+    assert code == 0 and f"{old} is retired (rejected, replaced by {new})" in out
+    assert subjects(vault)[0] == f"replace {old} with {new}: Uses a Mac at work"
+    assert changed_lines(vault)[0] == [f"memories/{file_of(vault, old)[0].name}"]  # only the old file changed
