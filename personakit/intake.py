@@ -15,13 +15,14 @@ import logging
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from personakit.core.credentials import looks_like_credential
-from personakit.core.memory import VERB, InvalidMemory, Memory, parse_memory, with_memory_id
+from personakit.core.memory import VERB, InvalidMemory, Memory, claimed_ids, parse_memory, with_memory_id
 from personakit.errors import PersonaKitError
-from personakit.store.files import FileStat, plain_name
+from personakit.store.files import FileStat, digest, plain_name
 
 if TYPE_CHECKING:
     from personakit.service import PersonaKit
@@ -34,25 +35,30 @@ SYNC_BATCH = 10_000  # memories indexed per Whoosh commit when many are taken in
 def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = True) -> None:
     """Index changes to the named files (None: every file); with commit, commit the hand edits."""
     with kit.mutating():
+        private = kit.writable  # a file others may read (a hand-made one) is made the owner's only
         if names is None:
-            on_disk = kit.files.list()
+            on_disk = kit.files.list(private)
             indexed = kit.indexed(kit.index.stats)
             wanted = set(on_disk) | set(indexed)
         else:  # a watcher's batch: look at those files only, however large the vault
             wanted = {n for n in names if plain_name(n)}
-            on_disk = {n: s for n in wanted if (s := kit.files.stat(n)) is not None}
+            on_disk = {n: s for n in wanted if (s := kit.files.stat(n, private)) is not None}
             indexed = kit.indexed(lambda: kit.index.stats(wanted))
         upserts, deletes, touched = [], [], set()
         for name in sorted(wanted):
             stat = on_disk.get(name)
-            if indexed.get(name) == stat and (stat is not None or name not in kit.broken):
+            level = (
+                name not in indexed if stat is None else kit.files.unchanged(name, indexed.get(name), stat)
+            )
+            if level and (stat is not None or name not in kit.broken):
                 continue  # level already: another process (or an earlier batch) took it in
             touched.add(name)
-            memory = None if stat is None else load(kit, name, stat)
+            loaded = None if stat is None else load(kit, name, stat)
+            memory = None if loaded is None else loaded[0]
             if stat is None:
                 kit.broken.pop(name, None)
-            elif memory is not None:
-                upserts.append((memory, stat))
+            elif loaded is not None:
+                upserts.append(loaded)
                 if len(upserts) >= SYNC_BATCH:  # a first index: bound what is held at once
                     kit.indexed(partial(kit.index.update, upserts))
                     upserts = []
@@ -65,32 +71,40 @@ def take_in(kit: PersonaKit, names: Iterable[str] | None = None, commit: bool = 
             commit_hand_edits(kit, None if names is None else touched)
 
 
-def load(kit: PersonaKit, name: str, stat: FileStat) -> Memory | None:
-    """The file's memory, or None (reported once per version of the file) when it cannot be read."""
+def load(kit: PersonaKit, name: str, stat: FileStat) -> tuple[Memory, FileStat] | None:
+    """The file's memory and its stat with the content's digest, or None (reported once per version of
+    the file) when it cannot be read."""
+    raw = ""
     try:
-        memory = parse_memory(kit.files.read(name), name)
+        raw = kit.files.read(name)
+        memory = parse_memory(raw, name)
     except (InvalidMemory, OSError, UnicodeError) as error:
         if kit.broken.get(name, (None,))[0] != stat:
             line = error.line if isinstance(error, InvalidMemory) else None
             where = f"memories/{name}" + (f":{line}" if line else "")
             log.warning("skipped %s: %s", where, reason(error))
-        kit.broken[name] = (stat, error)
+        if isinstance(error, UnicodeDecodeError):
+            raw = error.object.decode("utf-8", "replace")
+        kit.broken[name] = (stat, error, claimed_ids(raw))
         return None
     kit.broken.pop(name, None)
     for problem in memory.problems:
         log.info("memories/%s: %s", name, problem)
-    return memory
+    return memory, replace(stat, digest=digest(raw))
 
 
 def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
-    """Commit what someone else changed in memories/ as the owner's edit: one commit per memory."""
+    """Commit what someone else changed in memories/ as the owner's edit: one commit per memory. A change
+    a killed PersonaKit process journaled first is committed as it intended (`store.journal`)."""
     if names is not None and not names:
         return
     gone: dict[str, Memory | None] = {}  # path -> the memory HEAD had there
     edited: dict[str, tuple[Memory, str]] = {}  # path -> the memory there now, and its file's text
     # Ask git about the touched files only: a status of the whole folder costs 0.5 s at 100k memories.
     asked = ["memories"] if names is None else [f"memories/{n}" for n in sorted(names)]
-    for path in sorted(kit.history.changed(*asked)):
+    changed = {p for p in kit.history.changed(*asked) if p.startswith("memories/")}
+    changed -= recover_intents(kit, names)
+    for path in sorted(changed):
         name = path.removeprefix("memories/")
         if (names is not None and name not in names) or not plain_name(name):
             continue
@@ -131,6 +145,36 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
     for path, old in gone.items():
         label = f"{old.id}: {old.text}" if old else path.removeprefix("memories/")
         kit.history.commit([path], f"forget {label} (file deleted by hand)")
+
+
+def recover_intents(kit: PersonaKit, names: set[str] | None) -> set[str]:
+    """Commit, with the author and message it journaled, what a killed writer left uncommitted: the
+    paths whose content is exactly what it intended. Returns the paths committed. With names (a
+    watcher's batch), only the intents about one of them are looked at, each as a whole."""
+    done: set[str] = set()
+    asked = None if names is None else {f"memories/{n}" for n in names}
+    for intent in kit.journal.leftovers():
+        if asked is not None and not asked & set(intent.contents):
+            continue
+        changed = kit.history.changed(*intent.contents)
+        ready = sorted(p for p, d in intent.contents.items() if p in changed and _digest(kit, p) == d)
+        if ready:
+            kit.history.commit(ready, intent.message, intent.author)
+            log.info(
+                "committed %s as %r, which a PersonaKit process killed mid-way had begun",
+                ", ".join(ready),
+                intent.message,
+            )
+            done.update(ready)
+        intent.path.unlink(missing_ok=True)
+    return done
+
+
+def _digest(kit: PersonaKit, path: str) -> str | None:
+    try:
+        return digest(kit.files.read(path.removeprefix("memories/")))
+    except (OSError, UnicodeError, PersonaKitError):
+        return None
 
 
 def committed_memory(kit: PersonaKit, path: str) -> Memory | None:

@@ -13,7 +13,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
@@ -23,6 +23,7 @@ from typing import NotRequired, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from personakit.copies import effective, of_proposal
 from personakit.core.memory import (
     VISIBLE_STATES,
     InvalidMemory,
@@ -30,6 +31,7 @@ from personakit.core.memory import (
     State,
     add_evidence,
     memory_id,
+    most_private,
     normalize,
     parse_memory,
     render_memory,
@@ -44,7 +46,9 @@ from personakit.linking import link
 from personakit.store.files import FileStat, VaultFiles, resolve_vault
 from personakit.store.history import History
 from personakit.store.index import Hit, MemoryIndex
+from personakit.store.journal import Journal
 from personakit.store.ledger import Ledger
+from personakit.store.private import private_umask, refuse_outside, tighten
 from personakit.store.watcher import Watcher
 
 log = logging.getLogger("personakit")
@@ -74,17 +78,23 @@ def host_name(name: object) -> str:
 
 def init_vault(root: Path) -> str | None:
     """Make root a new vault from the template. Returns a sentence for the owner, if there is one to say."""
+    private_umask()
     files = VaultFiles(root)
     if files.is_vault():
         return None
+    refuse_outside(root)
     files.copy_template()
-    return History(root).init()
+    said = History(root).init()
+    tighten(root)
+    return said
 
 
 class PersonaKit:
     def __init__(self, vault: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        private_umask()  # for the files this process and git, its child, make
         self.root = resolve_vault(vault)
         self.files = VaultFiles(self.root)
+        refuse_outside(self.root)
         if not self.files.is_vault():
             if not create:
                 raise PersonaKitError(
@@ -101,15 +111,21 @@ class PersonaKit:
         self.index = MemoryIndex(self.files.state / "index" if self.writable else None)
         if not self.writable:
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
-        self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError]] = {}
+        # Files in memories/ that cannot be read: the stat reported, why, and the ids they may belong to.
+        self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError, frozenset[str]]] = {}
         self.ledger = Ledger(self.files.state)
+        self.journal = Journal(self.files.state)
         self._watcher: Watcher | None = None
-        self._synced = threading.Event()
+        self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
+        self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
+        self._caught_up.set()
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
         """Open the index and bring it level with the files; with watch, keep it so."""
         if self.writable:
+            tighten(self.root)
+            self.history.keep_private()
             self.files.ensure_state_dir()
         with self.mutating():  # several servers may start at once on a vault with no index yet
             if self.writable:
@@ -120,6 +136,7 @@ class PersonaKit:
             self._watcher.start()
         if background and not fresh:
             # Reads check each candidate against the disk, so they may run while a known index catches up.
+            self._caught_up.clear()
             self._synced.set()
             threading.Thread(target=self._sync_all_logged, name="personakit-sync", daemon=True).start()
         else:
@@ -139,6 +156,7 @@ class PersonaKit:
             self._sync_logged(None, commit=True)
         finally:
             self._synced.set()
+            self._caught_up.set()
 
     def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
         try:
@@ -186,30 +204,29 @@ class PersonaKit:
         self.wait_until_synced()
         limit = clamp_limit(limit)
         terms = words(question)
-        indexed_withheld = self.indexed(lambda: self.index.count_restricted(terms))
+        indexed_withheld = self.indexed(lambda: self.index.restricted_ids(terms))
         wanted = limit
         while True:  # a few more candidates when files changed state on disk since they were indexed
             hits = self.indexed(partial(self.index.search, terms, wanted))
             matches: list[Match] = []
-            withheld = indexed_withheld
-            for hit in hits:
-                memory = self.current(hit)
+            withheld = set(indexed_withheld)
+            for hit, memory in zip(hits, effective(self, hits), strict=True):
                 if memory is None:
                     continue
                 if memory.state in VISIBLE_STATES:
                     matches.append(Match(memory, hit.shared, hit.fine))
                 elif memory.state == "restricted":
-                    withheld += 1  # restricted on disk since it was indexed
+                    withheld.add(memory.id)  # restricted on disk since it was indexed, or a copy is
             if len(matches) >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
         approved: list[Memory] = []
         if len(matches) < 3:
-            for hit in self.indexed(lambda: self.index.newest("approved", 3 + len(matches))):
-                memory = self.current(hit)
+            newest = self.indexed(lambda: self.index.newest("approved", 3 + len(matches)))
+            for memory in effective(self, newest):
                 if memory is not None and memory.state == "approved":
                     approved.append(memory)
-        result = compose(_unique(matches), approved, withheld, limit)
+        result = compose(_unique(matches), approved, len(withheld), limit)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(
@@ -226,7 +243,7 @@ class PersonaKit:
     def current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
         stat = self.files.stat(hit.memory.name)
-        if stat == hit.stat:
+        if self.files.unchanged(hit.memory.name, hit.stat, stat):
             return hit.memory
         if stat is None:
             return None
@@ -247,24 +264,22 @@ class PersonaKit:
             raise ReadOnlyVault(f"the vault at {self.root} cannot be written (read-only); nothing was stored")
         mid = memory_id(checked.text)
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
+        self._caught_up.wait(timeout=600)  # every unreadable file is known (see copies.on_disk)
         try:
             with self.files.lock():
-                found = self.find_memory(mid, checked.text)
-                if found is not None:
-                    memory, raw = found
-                    if normalize(checked.quote) not in {normalize(q) for q in memory.evidence}:
-                        self.write_memory(
-                            memory,
-                            raw,
-                            add_evidence(raw, checked.quote),
-                            f"evidence for {mid}: {memory.text}",
-                            author,
-                        )
-                    return {"stored": True, "id": mid, "new": False, "state": memory.state}
+                stem = slug(checked.text)
+                found = of_proposal(self, mid, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"])
+                if found:
+                    memory, raw = found[0]
+                    if normalize(checked.quote) not in {normalize(q) for m, _ in found for q in m.evidence}:
+                        evidence = add_evidence(raw, checked.quote)
+                        self.write_memory(memory, raw, evidence, f"evidence for {mid}: {memory.text}", author)
+                    state = most_private(m.state for m, _ in found)
+                    return {"stored": True, "id": mid, "new": False, "state": state}
                 memory = Memory(
                     id=mid, text=checked.text, category=checked.category, state="unconfirmed",
                     evidence=(checked.quote,), proposed_by=host, created=now(),
-                    name=self.files.free_name(slug(checked.text), mid[2:8]),
+                    name=self.files.free_name(stem, mid[2:8]),
                 )  # fmt: skip
                 memory = link(self, memory, replaces)
                 self.write_memory(
@@ -277,55 +292,59 @@ class PersonaKit:
         return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
 
     def find_memory(self, mid: str, text: str) -> tuple[Memory, str] | None:
-        """The memory with this id on disk now, with its file's text (the index may lag a hand edit)."""
-        names = [h.memory.name for h in self.indexed(lambda: self.index.by_id(mid))]
-        names += [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"]
-        for name in dict.fromkeys(names):
-            if self.files.stat(name) is None:
-                continue
-            try:
-                raw = self.files.read(name)
-                memory = parse_memory(raw, name)
-            except (InvalidMemory, OSError, UnicodeError):
-                continue
-            if memory.id == mid:
-                return memory, raw
-        return None
+        """The memory with this id on disk now, with its file's text (the index may lag a hand edit); a
+        file that may hold it but cannot be read refuses, as for a proposal (`copies.of_proposal`)."""
+        found = of_proposal(self, mid, [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"])
+        return found[0] if found else None
 
     def write_memory(
         self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None
     ) -> None:
-        """Write a memory file, commit it and index it, all or nothing (the caller holds the lock).
+        """Write one memory file, commit it and index it, all or nothing (the caller holds the lock)."""
+        self.write_memories([(memory, old, new)], message, author)
+
+    def write_memories(
+        self,
+        writes: Sequence[tuple[Memory, str | None, str]],
+        message: str,
+        author: tuple[str, str] | None = None,
+    ) -> None:
+        """Write memory files (memory, old text or None, new text), commit them in one commit and index
+        them, all or nothing (the caller holds the lock). The intent is journaled first, so a kill before
+        the commit still leaves it the right author and message (`store.journal`).
 
         Git commits on a worker thread while this one indexes: the two are independent and each is about
         half of a proposal's time, and git's own processes need no Python thread to run."""
-        path = f"memories/{memory.name}"
-        parsed = parse_memory(new, memory.name)
-        stat = self.files.write(memory.name, new)
-        committed = self._git.submit(self.history.commit, [path], message, author)
-        update = partial(self.index.update, [(parsed, stat)])
-        try:
-            update()
-            indexed = True
-        except Exception:  # repaired below, once git is done: the repair commits hand edits, and would
-            indexed = False  # take this file for one while git is still committing it
-        try:
-            committed.result()
-        except BaseException:
-            if old is None:
-                self.files.remove(memory.name)
-            else:
-                self.files.write(memory.name, old)
-            self.history.unstage([path])
-            self._sync_logged([memory.name], commit=False)  # the file's restored state, back into the index
-            raise
+        paths = [f"memories/{memory.name}" for memory, _, _ in writes]
+        parsed = [parse_memory(new, memory.name) for memory, _, new in writes]
+        with self.journal.intent(
+            {p: new for p, (_, _, new) in zip(paths, writes, strict=True)}, message, author
+        ):
+            stats = [self.files.write(memory.name, new) for memory, _, new in writes]
+            committed = self._git.submit(self.history.commit, paths, message, author)
+            update = partial(self.index.update, list(zip(parsed, stats, strict=True)))
+            try:
+                update()
+                indexed = True
+            except Exception:  # repaired below, once git is done: the repair commits hand edits, and would
+                indexed = False  # take these files for them while git is still committing them
+            try:
+                committed.result()
+            except BaseException:
+                for memory, old, _ in writes:
+                    if old is None:
+                        self.files.remove(memory.name)
+                    else:
+                        self.files.write(memory.name, old)
+                self.history.unstage(paths)
+                names = [memory.name for memory, _, _ in writes]
+                self._sync_logged(names, commit=False)  # the files' restored state, back into the index
+                raise
         if not indexed:
             try:
                 self.indexed(update)
             except Exception:  # stored and committed: the next sync indexes it
-                log.exception(
-                    "memories/%s is stored and committed, but could not be indexed yet", memory.name
-                )
+                log.exception("%s: stored and committed, but could not be indexed yet", ", ".join(paths))
 
     def require_writable(self) -> None:
         if not self.writable:
@@ -336,11 +355,13 @@ class PersonaKit:
     def refresh_index(self) -> None:
         """Open the index and bring it level with the files, committing nothing (for a vault mid-merge)."""
         if self.writable:
+            tighten(self.root)
             self.files.ensure_state_dir()
         with self.mutating():
             self.index.open()
             self.sync(None, commit=False)
         self._synced.set()
+        self._caught_up.set()
 
 
 def _unique(matches: list[Match]) -> list[Match]:

@@ -12,6 +12,7 @@ import selectors
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +20,23 @@ from conftest import server_command, server_env
 
 
 class RawServer:
-    def __init__(self, vault: Path, *extra: str, stderr: Path | None = None, host: str = "raw-host") -> None:
+    def __init__(
+        self,
+        vault: Path,
+        *extra: str,
+        stderr: Path | None = None,
+        host: str = "raw-host",
+        preexec_fn: Callable[[], None] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self._err = open(stderr or os.devnull, "ab")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
             [sys.executable, *server_command(vault, *extra)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._err,
-            env=server_env(),
+            env=env or server_env(),
+            preexec_fn=preexec_fn,
         )
         self._next = 0
         self._buffer = b""

@@ -1,5 +1,6 @@
-"""Crash safety: a server killed with SIGKILL at any instant leaves whole files, and keeps every proposal
-it answered `stored: true`. CI runs 15 kills; `PERSONAKIT_FULL=1` runs 100."""
+"""Crash safety: a server killed with SIGKILL at any instant leaves whole files, keeps every proposal it
+answered `stored: true`, and a proposal it was killed in the middle of is committed as the assistant's.
+CI runs 15 kills; `PERSONAKIT_FULL=1` runs 100."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def assert_whole(vault: Path, stored: dict[str, str]) -> None:
     subjects = Repo(vault).git.log("--format=%s")
     uncommitted = [i for i in stored if f"propose {i}:" not in subjects]
     assert not uncommitted, f"answered stored: true but not committed: {uncommitted}"
+    # A proposal cut short by the kill is committed by the next start as the assistant's, never as the
+    # owner's hand edit (the test makes none).
+    for line in Repo(vault).git.log("--format=%an%x1f%s").splitlines()[:-1]:  # the last: the vault's creation
+        author, subject = line.split("\x1f")
+        assert subject.startswith("propose m_") and author == "raw-host (assistant)", line
 
 
 def test_sigkill_at_random_instants_loses_nothing(vault: Path) -> None:
@@ -148,3 +154,40 @@ def test_a_refused_commit_leaves_nothing_in_the_index(vault: Path, tmp_path: Pat
         assert kit.index.search(["polit"], 7) == kit.index.search(["wait"], 7) == []
     finally:
         kit.close()
+
+
+def test_a_proposal_killed_before_its_commit_stays_the_assistants(vault: Path, tmp_path: Path) -> None:
+    """Killed at the one instant that matters: the file is written, the commit has not happened."""
+    wrapper, stuck = tmp_path / "bin" / "git", tmp_path / "stuck.pid"
+    wrapper.parent.mkdir()
+    wrapper.write_text(  # a git whose commit-tree never returns
+        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = commit-tree ] && echo $$ > {stuck} && exec sleep 60; done\n'
+        f'exec {shutil.which("git")} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    env = {**server_env(), "PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    server = RawServer(vault, env=env, host="killed-host")
+    try:
+        server.send("tools/call", {
+            "name": "personakit_propose",
+            "arguments": {"text": "Naps after lunch", "quote": "I nap", "category": "other"},
+        })  # fmt: skip
+        deadline = time.monotonic() + 30
+        while not stuck.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert (vault / "memories" / "naps-after-lunch.md").exists()
+    finally:
+        server.close(kill=True)
+        if stuck.exists() and stuck.read_text().strip():
+            os.kill(int(stuck.read_text()), 9)
+    kit = PersonaKit(vault)  # the next start, with the real git
+    kit.start()
+    kit.close()
+    repo = Repo(vault)
+    assert repo.git.log("-1", "--format=%an <%ae>|%s") == (
+        "killed-host (assistant) <assistant@personakit.invalid>|propose m_"
+        + parse_memory((vault / "memories" / "naps-after-lunch.md").read_text()).id[2:]
+        + ": Naps after lunch"
+    )
+    assert not repo.is_dirty(untracked_files=True)
+    assert list((vault / ".personakit" / "intents").iterdir()) == []

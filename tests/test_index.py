@@ -65,7 +65,7 @@ def test_postings_kept_for_a_searcher_never_hide_a_change(
     index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(30)])
     first = [h.memory.id for h in index.search(["chess", "play"], 7)]
     assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]  # the kept postings
-    monkeypatch.setattr("personakit.store.index.POSTINGS_KEPT", 10)  # every read clears what it keeps
+    monkeypatch.setattr("personakit.store.kept.POSTINGS_KEPT_BYTES", 10)  # every read clears what it keeps
     assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]
     assert index.count_restricted(["chess"]) == 0
     index.update([(memory(99, "plays chess", "restricted"), FileStat(99, 1))])

@@ -40,8 +40,11 @@ def _decide(state: State) -> Command:
             for named in resolve_all(kit, args.ids):
                 notes: list[str] = []  # what approving a correction did to the memory it replaces
                 memory, changed = decide(kit, named.name, state, notes.append)
+                files = f" ({changed} files)" if changed > 1 else ""  # copies of one memory
                 print(
-                    f"{memory.id} {state}: {memory.text}" if changed else f"{memory.id} was already {state}"
+                    f"{memory.id} {state}: {memory.text}{files}"
+                    if changed
+                    else f"{memory.id} was already {state}"
                 )
                 print("".join(f"  {note}\n" for note in notes), end="")
         return 0
@@ -57,7 +60,8 @@ _DECISIONS: tuple[tuple[State, str, str], ...] = (
 for _state, _verb, _meaning in _DECISIONS:
     _fn = _decide(_state)
     _fn.__doc__ = (
-        f"Mark memories {_state}: {_meaning}.\n\nOne git commit each, whose diff is the one 'state:' line. "
+        f"Mark memories {_state}: {_meaning}.\n\nOne git commit each, whose diff is the 'state:' line of "
+        "each file holding the memory (a copy too). "
         "An ID may be a unique beginning (4f2c or m_4f2c), a file name or a file's path, in any case; "
         "every ID is checked first, and one that names no memory changes nothing."
     )
@@ -73,8 +77,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
     kit = open_vault(args, writes=True)
     with kit.files.lock():
         for named in resolve_all(kit, args.ids):
-            memory = forget(kit, named.name)
-            print(f"forgot {memory.id}: {memory.text}")
+            memory, removed = forget(kit, named.name)
+            print(f"forgot {memory.id}: {memory.text}" + (f" ({removed} files)" if removed > 1 else ""))
     return 0
 
 

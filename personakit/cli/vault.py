@@ -42,9 +42,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Find every problem in the vault, with file and line; exit status 1 when there is any.
 
-    Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, duplicate ids,
-    texts over 300 characters, credential-shaped text typed by hand, symbolic links, uncommitted changes,
-    an index out of step with the files, a merge in progress or a detached HEAD."""
+    Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, keys written
+    twice, duplicate ids, texts over 300 characters, credential-shaped text typed by hand, symbolic links,
+    files others could read, uncommitted changes, an index out of step with the files, a merge in progress
+    or a detached HEAD."""
     from personakit.owner.doctor import examine
 
     report = examine(args.vault)

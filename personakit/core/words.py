@@ -274,8 +274,18 @@ def _run_words(run: str, kana: bool) -> list[str]:
     return [pair for pair in pairs if pair not in CJK_STOP_WORDS]
 
 
-@lru_cache(maxsize=65536)
+# The words of every question pass through this cache, so its size is bounded in bytes whatever an
+# assistant asks: at most CACHED_TOKENS entries for tokens of at most CACHED_LENGTH characters (about
+# 2.5 MB); a longer token is worked out each time.
+CACHED_TOKENS = 8192
+CACHED_LENGTH = 32
+
+
 def _token_words(token: str) -> tuple[str, ...]:
+    return _words_of(token) if len(token) > CACHED_LENGTH else _cached_words_of(token)
+
+
+def _words_of(token: str) -> tuple[str, ...]:
     """The words one token (a run of letters and digits) counts as: one, none, or a run's pairs."""
     if token.isascii() or not _CJK_RUN.search(token):
         word = _counted(token)
@@ -290,6 +300,9 @@ def _token_words(token: str) -> tuple[str, ...]:
     if start < len(token):
         found += _token_words(token[start:])
     return tuple(found)
+
+
+_cached_words_of = lru_cache(maxsize=CACHED_TOKENS)(_words_of)
 
 
 def words(text: str) -> list[str]:

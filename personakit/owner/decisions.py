@@ -2,7 +2,9 @@
 
 Each is one git commit whose diff is the decision (the one front-matter line, or the file's removal), made
 with the owner's git identity. A memory is named by its id, a unique prefix of it, its file's name or its
-file's path (`resolve`); several are all checked before any is done (`resolve_all`).
+file's path (`resolve`); several are all checked before any is done (`resolve_all`). A decision applies
+to every file holding that id (a copy made by hand), and each file is read back as it would be written
+first: a decision never reports success while a file would still read otherwise.
 Approving a correction (a memory that `replaces` another) also retires the memory it replaces, in the
 same commit: see `personakit.owner.corrections`.
 Nothing here is reachable from the MCP server: there is no path from a model to a decision.
@@ -17,6 +19,7 @@ from contextlib import suppress
 from functools import partial
 from pathlib import Path
 
+from personakit.copies import on_disk
 from personakit.core.memory import (
     CATEGORIES,
     STATES,
@@ -113,9 +116,9 @@ def resolve_all(kit: PersonaKit, refs: list[str]) -> list[Memory]:
 
 def decide(
     kit: PersonaKit, ref: str, state: State, say: Callable[[str], None] | None = None
-) -> tuple[Memory, bool]:
-    """Set a memory's state; one commit. Returns the memory and whether anything changed. `say` hears
-    what approving a correction did to the memory it replaces."""
+) -> tuple[Memory, int]:
+    """Set a memory's state in every file that holds it; one commit. Returns the memory and how many files
+    changed. `say` hears what approving a correction did to the memory it replaces."""
     if state not in STATES:
         raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
     edit = partial(set_state, state=state)
@@ -124,44 +127,71 @@ def decide(
         with kit.files.lock():  # held once: the memory cannot change between the look and the decision
             memory = resolve(kit, ref)
             if memory.replaces:
-                return approve_replacement(kit, memory, say or (lambda _: None))
-            return change(kit, ref, edit, lambda m: f"approve {m.id}: {m.text}")
-    return change(kit, ref, edit, lambda m: f"{VERB[state]} {m.id}: {m.text}")
+                memory, changed = approve_replacement(kit, memory, say or (lambda _: None))
+                return memory, int(changed)
+    return change(
+        kit, ref, edit, lambda m: f"{VERB[state]} {m.id}: {m.text}", lambda m: m.state == state, f"as {state}"
+    )
 
 
-def recategorize(kit: PersonaKit, ref: str, category: Category) -> tuple[Memory, bool]:
-    """Set a memory's category; one commit. Returns the memory and whether anything changed."""
+def recategorize(kit: PersonaKit, ref: str, category: Category) -> tuple[Memory, int]:
+    """Set a memory's category in every file that holds it; one commit. The memory, and how many files changed."""
     if category not in CATEGORIES:
         raise PersonaKitError(f"{category!r} is not a category; use one of {', '.join(CATEGORIES)}")
     edit = partial(set_category, category=category)
-    return change(kit, ref, edit, lambda m: f"categorize {m.id}: {m.text} (as {category})")
+    return change(
+        kit, ref, edit, lambda m: f"categorize {m.id}: {m.text} (as {category})",
+        lambda m: m.category == category, f"as {category}",
+    )  # fmt: skip
 
 
 def change(
-    kit: PersonaKit, ref: str, edit: Callable[[str], str], message: Callable[[Memory], str]
-) -> tuple[Memory, bool]:
-    """Apply an owner's one-line edit to a memory's file; one commit. The memory, and whether it changed."""
+    kit: PersonaKit,
+    ref: str,
+    edit: Callable[[str], str],
+    message: Callable[[Memory], str],
+    reads_right: Callable[[Memory], bool],
+    wanted: str,
+) -> tuple[Memory, int]:
+    """Apply an owner's line edit to every file holding a memory (copies too); one commit. Each file is
+    parsed again as it would be written: unless every one reads as wanted, nothing is written and the
+    answer says why. The memory as it reads now, and how many files changed."""
     kit.require_writable()
     with kit.files.lock():
         memory = resolve(kit, ref)
-        raw = kit.files.read(memory.name)
-        new = edit(raw)
-        if new == raw:
-            return memory, False
-        try:
-            parse_memory(new, memory.name)
-        except InvalidMemory as error:
-            raise PersonaKitError(f"memories/{memory.name} would not read back: {error}") from None
-        kit.write_memory(memory, raw, new, message(memory))
-        return parse_memory(new, memory.name), True
+        found, _ = on_disk(kit, memory.id, [memory.name])  # an unreadable copy is doctor's to report
+        writes = []
+        for copy, raw in found or [(memory, kit.files.read(memory.name))]:
+            new = edit(raw)
+            try:
+                result = parse_memory(new, copy.name)
+            except InvalidMemory as error:
+                raise PersonaKitError(
+                    f"memories/{copy.name} would not read back: {error}. Nothing was changed"
+                ) from None
+            if not reads_right(result):
+                why = "; ".join(p for p in result.problems if "restricted" in p) or "see personakit doctor"
+                raise PersonaKitError(
+                    f"memories/{copy.name} would still not read {wanted} ({why}); fix the file by hand. "
+                    "Nothing was changed"
+                )
+            if new != raw:
+                writes.append((copy, raw, new))
+        if writes:
+            kit.write_memories(writes, message(memory))
+        name = writes[0][0].name if writes else memory.name
+        return parse_memory(kit.files.read(name), name), len(writes)
 
 
-def forget(kit: PersonaKit, ref: str) -> Memory:
-    """Delete a memory's file; one commit. Git's history keeps what it said."""
+def forget(kit: PersonaKit, ref: str) -> tuple[Memory, int]:
+    """Delete every file holding a memory; one commit. Git's history keeps what they said."""
     kit.require_writable()
     with kit.files.lock():
         memory = resolve(kit, ref)
-        kit.files.remove(memory.name)
-        kit.history.commit([f"memories/{memory.name}"], f"forget {memory.id}: {memory.text}")
-        kit.indexed(lambda: kit.index.update([], [memory.name]))
-        return memory
+        found, _ = on_disk(kit, memory.id, [memory.name])
+        names = [copy.name for copy, _ in found] or [memory.name]
+        for name in names:
+            kit.files.remove(name)
+        kit.history.commit([f"memories/{n}" for n in names], f"forget {memory.id}: {memory.text}")
+        kit.indexed(lambda: kit.index.update([], names))
+        return memory, len(names)

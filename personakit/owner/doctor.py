@@ -3,10 +3,10 @@
 The doctor looks and never fixes. It opens the vault without the start-up sync that every other command
 runs (which would commit pending hand edits and bring the index level), so that what it reports is the
 vault as it is: files that cannot be read, unknown states or categories, duplicate ids, texts over 300
-characters, credential-shaped text typed by hand, symbolic links, changes not committed to git, an index
-out of step with the files, and a repository in the middle of a merge or on a detached HEAD. Memories that
-likely disagree (`personakit clashes`) are counted as a note, not a problem: only the owner can say which
-one is true.
+characters, credential-shaped text typed by hand, symbolic links, files or folders other users could read,
+changes not committed to git, an index out of step with the files, and a repository in the middle of a
+merge or on a detached HEAD. Memories that likely disagree (`personakit clashes`) are counted as a note,
+not a problem: only the owner can say which one is true.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from personakit.core.credentials import looks_like_credential
+from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory, parse_memory
 from personakit.core.relations import clashes
 from personakit.service import PersonaKit
 from personakit.store.files import FileStat
 from personakit.store.history import NO_IDENTITY
+from personakit.store.private import loose
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,9 @@ def examine(vault: str | None) -> Report:
             report.problems.append(
                 Problem(
                     f"memories/{names[0]}",
-                    f"{files} have the same id ({mid}), so an assistant sees only one of them; delete the "
-                    "copy, or give it its own text and remove its id line",
+                    f"{files} have the same id ({mid}): they are read as one memory, in the most private "
+                    "state among them, and a decision changes them all; delete the copy you do not want, or "
+                    "give it its own text and remove its id line",
                 )
             )
     for name in kit.files.symlinks():
@@ -114,6 +117,7 @@ def examine(vault: str | None) -> Report:
             f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
             "'personakit clashes' lists them"
         )
+    _mode_problems(kit, report)
     _git_problems(kit, report, held)
     _index_problems(kit, report, readable)
     report.problems.sort(key=_by_file)
@@ -150,8 +154,12 @@ def _at(memory: Memory, line: int | None) -> str:
 
 def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
     found = []
+    twice = read(raw).duplicates  # a key written twice: named at its later line, the one a paste added
     for problem in memory.problems:
         key = problem.split()[0]
+        if key in twice and " is written " in problem:
+            found.append(Problem(_at(memory, twice[key][-1]), problem))
+            continue
         line = _line_of(raw, key) if key in ("state", "category", "id", "evidence") else _body_line(raw)
         advice = {
             "state": "; set it to unconfirmed, approved, rejected or restricted",
@@ -181,6 +189,20 @@ def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
         "file while it is there (if git already has it, docs/review.md says how to purge it)"
     )
     return [Problem(p.where, p.what + advice) for p in found]
+
+
+def _mode_problems(kit: PersonaKit, report: Report) -> None:
+    """Anything in the vault other users of this machine could read or enter."""
+    for place, paths in sorted(loose(kit.root).items()):
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        report.problems.append(
+            Problem(
+                "vault" if place == "." else place,
+                f"{shown} can be read by other users of this machine (folders should be 0700, files "
+                f"0600); PersonaKit tightens what it uses when it starts; to make all of it private now: "
+                f"chmod -R go= {kit.root}",
+            )
+        )
 
 
 def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:

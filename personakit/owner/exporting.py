@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from personakit.copies import effective
 from personakit.core.masking import by_category, mask
 from personakit.core.memory import Memory
 from personakit.service import PersonaKit
@@ -34,10 +35,10 @@ def chosen(kit: PersonaKit, state: str = "approved", include_private: bool = Fal
         wanted |= set(PRIVATE)
     kit.wait_until_synced()
     found: dict[str, Memory] = {}
-    for hit in kit.indexed(lambda: list(kit.index.all())):
-        memory = kit.current(hit)
+    hits = kit.indexed(lambda: list(kit.index.all()))
+    for memory in effective(kit, hits):  # a memory with two files (a copy made by hand): the most private
         if memory is not None and memory.state in wanted:
-            found.setdefault(memory.id, memory)  # a memory with two files (a copy made by hand) once
+            found.setdefault(memory.id, memory)  # and once
     return sorted(found.values(), key=lambda m: m.created, reverse=True)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
 import stat
@@ -20,7 +21,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -59,8 +60,29 @@ def template_dir() -> Path:
 
 @dataclass(frozen=True)
 class FileStat:
+    """What says a file changed. Size and mtime alone miss an edit that keeps both (`cp -p`, `rsync -t`,
+    `touch -r`, coarse timestamps): the inode changes on a replace, and ctime on any write, chmod or
+    utime, and no tool can set it back."""
+
     mtime_ns: int
     size: int
+    ctime_ns: int = 0
+    inode: int = 0
+    digest: str = field(default="", compare=False)  # of the content, when known (see `unchanged`)
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileStat:
+        return cls(st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
+
+    @property
+    def fine(self) -> bool:
+        """Does ctime tell every change apart? Not where it is kept in whole milliseconds or coarser (FAT
+        keeps none, HFS+ and ext2 with small inodes keep seconds): there the content has the last word."""
+        return self.ctime_ns % 1_000_000 != 0
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 class VaultFiles:
@@ -104,8 +126,9 @@ class VaultFiles:
             raise PersonaKitError(f"{name!r} is not a memory file name")
         return self.memories / name
 
-    def list(self) -> dict[str, FileStat]:
-        """Every regular .md file directly in memories/ (symlinks are never followed) with its stat."""
+    def list(self, private: bool = False) -> dict[str, FileStat]:
+        """Every regular .md file directly in memories/ (symlinks are never followed) with its stat; with
+        private, a file others may read is made the owner's only first (a hand-made one, an old vault's)."""
         found: dict[str, FileStat] = {}
         try:
             entries = os.scandir(self.memories)
@@ -116,17 +139,33 @@ class VaultFiles:
                 name = entry.name
                 if name.endswith(".md") and not name.startswith(".") and entry.is_file(follow_symlinks=False):
                     st = entry.stat(follow_symlinks=False)
-                    found[name] = FileStat(st.st_mtime_ns, st.st_size)
+                    if private and st.st_mode & 0o077:
+                        st = _made_private(entry.path, st)
+                    found[name] = FileStat.of(st)
         return found
 
-    def stat(self, name: str) -> FileStat | None:
+    def stat(self, name: str, private: bool = False) -> FileStat | None:
+        path = self.path(name)
         try:
-            st = os.lstat(self.path(name))
+            st = os.lstat(path)
         except FileNotFoundError:
             return None
         if not stat.S_ISREG(st.st_mode):  # a link (never followed), a folder, a device: not a memory
             return None
-        return FileStat(st.st_mtime_ns, st.st_size)
+        if private and st.st_mode & 0o077:
+            st = _made_private(str(path), st)
+        return FileStat.of(st)
+
+    def unchanged(self, name: str, then: FileStat | None, now: FileStat | None) -> bool:
+        """Is memories/name still what it was when `then` was taken (with its digest)? `now` is its stat."""
+        if then is None or now is None or then != now:
+            return False
+        if now.fine:
+            return True
+        try:  # coarse timestamps: a same-size edit within one tick keeps every stat field
+            return bool(then.digest) and digest(self.read(name)) == then.digest
+        except (OSError, UnicodeError):
+            return False
 
     def symlinks(self) -> builtins.list[str]:
         return sorted(p.name for p in self.memories.glob("*.md") if p.is_symlink())
@@ -134,7 +173,10 @@ class VaultFiles:
     def read(self, name: str) -> str:
         """The file's text. Raises OSError, or UnicodeDecodeError for a file that is not UTF-8."""
         path = self.path(name)
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO put there never blocks
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, "not a regular file")
         with os.fdopen(fd, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
@@ -160,8 +202,7 @@ class VaultFiles:
             Path(tmp).unlink(missing_ok=True)
             raise
         _fsync_dir(self.memories)
-        st = os.lstat(target)
-        return FileStat(st.st_mtime_ns, st.st_size)
+        return replace(FileStat.of(os.lstat(target)), digest=digest(text))
 
     def remove(self, name: str) -> None:
         self.path(name).unlink(missing_ok=True)
@@ -188,7 +229,7 @@ class VaultFiles:
                 self._held.depth -= 1
             return
         path = self.ensure_state_dir() / "vault.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never through a link
         try:
             deadline = time.monotonic() + timeout
             while True:
@@ -209,6 +250,15 @@ class VaultFiles:
                 self._held.depth = 0
         finally:
             os.close(fd)  # closing the descriptor releases the lock
+
+
+def _made_private(path: str, st: os.stat_result) -> os.stat_result:
+    """Take group and others' permissions off a file; its new stat (a chmod changes ctime)."""
+    try:
+        os.chmod(path, stat.S_IMODE(st.st_mode) & 0o700)  # a regular file: lstat said so
+        return os.lstat(path)
+    except OSError:  # not ours to change (a read-only mount): doctor reports it
+        return st
 
 
 def _fsync_dir(path: Path) -> None:

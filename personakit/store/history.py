@@ -50,11 +50,25 @@ class History:
             # entries that changed (measured at 10k memories: git add 14 -> 11 ms, write-tree 20 -> 16 ms).
             self.git.config("core.splitIndex", "true")
             self.git.config("index.version", "4")
+        self.keep_private()
         if not self._configured():
             said = NO_IDENTITY
         self.git.add("-A", "--", ".")
         self.commit_staged("Create the PersonaKit vault")  # also in a repository that had commits
         return said
+
+    def keep_private(self) -> None:
+        """Have git make the repository's files the owner's only, whoever runs git in it and whatever
+        their umask (`core.sharedRepository=0600`: files 0600 or 0400, folders 0700)."""
+        try:
+            if self.git.config("--local", "--get", "core.sharedRepository").strip() == "0600":
+                return
+        except GitCommandError:
+            pass
+        try:
+            self.git.config("--local", "core.sharedRepository", "0600")
+        except GitCommandError as error:  # a read-only .git/config: doctor reports the folder's modes
+            log.warning("could not set core.sharedRepository in the vault: %s", error)
 
     def _configured(self) -> bool:
         return self.identity() is not None

@@ -24,8 +24,7 @@ import heapq
 import logging
 import math
 import shutil
-from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from threading import RLock
 from typing import Any
@@ -39,12 +38,13 @@ from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
 from personakit.core.words import words
 from personakit.store.files import FileStat
+from personakit.store.kept import Kept
 
 log = logging.getLogger("personakit")
 
 SCHEMA = fields.Schema(
     name=fields.ID(stored=True, unique=True),
-    id=fields.ID(stored=True),
+    id=fields.ID(stored=True, sortable=True),  # a column: `withheld` counts restricted memories by id
     state=fields.ID(stored=True),
     category=fields.ID(stored=True),
     created=fields.ID(stored=True),
@@ -61,6 +61,7 @@ SCHEMA = fields.Schema(
     similar=fields.STORED,
     mtime_ns=fields.STORED,
     size=fields.STORED,
+    change=fields.STORED,  # [ctime_ns, inode, digest]: what else says the file changed (store.files.FileStat)
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
     words_rules_6=fields.STORED,
@@ -69,7 +70,6 @@ MAX_QUERY_WORDS = 64
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
-POSTINGS_KEPT = 2_000_000  # postings a searcher keeps read (5 bytes each), for the words questions share
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 QUOTE_SHARE = 0.75  # a quote-only word's part of the tie-break, against 1 for a word of the text
 
@@ -101,15 +101,20 @@ def _memory(doc: dict[str, Any]) -> Memory:
     )  # fmt: skip
 
 
+def _stat(doc: dict[str, Any]) -> FileStat:
+    return FileStat(doc["mtime_ns"], doc["size"], *doc["change"])
+
+
 class Hit:
-    __slots__ = ("fine", "memory", "score", "shared", "stat")
+    __slots__ = ("files", "fine", "memory", "score", "shared", "stat")
 
     def __init__(self, doc: dict[str, Any], score: float = 0.0) -> None:
         self.memory = _memory(doc)
-        self.stat = FileStat(doc["mtime_ns"], doc["size"])
+        self.stat = _stat(doc)
         self.score = score
         self.shared = int(score + 1e-9)
         self.fine = max(0.0, score - self.shared)
+        self.files: int | None = None  # documents with its id, when the search counted them (see copies)
 
 
 class MemoryIndex:
@@ -119,10 +124,7 @@ class MemoryIndex:
         self._ix: Any = None
         self._searcher: Searcher | None = None
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
-        self._column: tuple[Searcher | None, Any, dict[int, str]] = (None, None, {})
-        self._kept: tuple[Searcher | None, dict[tuple[str, str], tuple[int, array[int], array[int]]], int] = (
-            None, {}, 0,
-        )  # fmt: skip
+        self._kept = Kept(TEXT_WEIGHT)  # what the searcher's reads worked out, for the next ones
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -198,7 +200,7 @@ class MemoryIndex:
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
                         proposed_by=memory.proposed_by, problems=list(memory.problems),
                         replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
-                        mtime_ns=stat.mtime_ns, size=stat.size, **terms,
+                        mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest], **terms,
                     )  # fmt: skip
             except BaseException:
                 writer.cancel()
@@ -213,9 +215,10 @@ class MemoryIndex:
             docs = (
                 s.all_stored_fields() if names is None else filter(None, (s.document(name=n) for n in names))
             )
-            return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in docs}
+            return {d["name"]: _stat(d) for d in docs}
 
     def by_id(self, memory_id: str) -> list[Hit]:
+        """Every file indexed with this id: one, or several copies of one memory."""
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
 
@@ -278,6 +281,22 @@ class MemoryIndex:
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(replaces=memory_id)]
 
+    def copies(self, memory_ids: Iterable[str]) -> dict[str, list[Hit]]:
+        """For each id that more than one file has, those files' hits."""
+        with self._lock:
+            s = self._fresh_searcher()
+            found = {}
+            for memory_id in memory_ids:
+                if self._kept.files(s, memory_id) > 1:
+                    hits = [Hit(d) for d in s.documents(id=memory_id)]
+                    if len(hits) > 1:
+                        found[memory_id] = hits
+            return found
+
+    def _counted(self, s: Searcher, hit: Hit) -> Hit:
+        hit.files = self._kept.files(s, hit.memory.id)
+        return hit
+
     def by_id_prefix(self, prefix: str, most: int = 50) -> list[Hit]:
         with self._lock:
             results = self._fresh_searcher().search(query.Prefix("id", prefix), limit=most)
@@ -307,9 +326,9 @@ class MemoryIndex:
                 chosen = [(doc, score) for doc, score in scores.items() if score > edge]
                 tied = [doc for doc, score in scores.items() if score == edge]
                 if len(chosen) + len(tied) > limit:
-                    tied.sort(key=self._tie_breaks(s))
+                    tied.sort(key=self._kept.column(s, "tie_break"))
                 chosen += [(doc, edge) for doc in tied[: limit - len(chosen)]]
-            hits = [Hit(s.stored_fields(doc), score) for doc, score in chosen]
+            hits = [self._counted(s, Hit(s.stored_fields(doc), score)) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
 
     def _scores(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> dict[int, float]:
@@ -321,7 +340,7 @@ class MemoryIndex:
         add = scores.get
         for field in fields:
             for term in terms[:MAX_QUERY_WORDS]:
-                having, docs, in_text = self._postings(s, field, term)
+                having, docs, in_text = self._kept.postings(s, field, term)
                 if not having:
                     continue
                 fraction = SHARE * rarity(having, documents)
@@ -330,55 +349,22 @@ class MemoryIndex:
                     scores[doc] = add(doc, 0.0) + (text_score if text else quote_score)
         return scores
 
-    def _postings(self, s: Searcher, field: str, term: str) -> tuple[int, array[int], array[int]]:
-        """How many documents have the term (deleted ones too, as Whoosh counts), which ones, and whether
-        each has it in its text. Kept for as long as s: questions share their common words, and walking
-        Whoosh's matcher costs three times what scoring the postings does."""
-        if self._kept[0] is not s:
-            self._kept = (s, {}, 0)
-        _, kept, count = self._kept
-        found = kept.get((field, term))
-        if found is None:
-            docs, in_text = array("i"), array("b")
-            having = s.reader().doc_frequency(field, term)
-            if having:
-                postings = s.postings(field, term)
-                active, doc_id, weight, step = postings.is_active, postings.id, postings.weight, postings.next
-                while active():
-                    docs.append(doc_id())
-                    in_text.append(weight() >= TEXT_WEIGHT)
-                    step()
-            if count + len(docs) > POSTINGS_KEPT:
-                kept.clear()
-                count = 0
-            found = kept[(field, term)] = (having, docs, in_text)
-            self._kept = (s, kept, count + len(docs))
-        return found
-
-    def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
-        """A document's tie_break, from the column of s kept as long as s (opening a column reader reads
-        its whole offset table, which costs more than a search); each value read once: the same common
-        words tie the same memories read after read."""
-        if self._column[0] is not s:
-            self._column = (s, s.reader().column_reader("tie_break"), {})
-        _, column, known = self._column
-
-        def tie_break(doc: int) -> str:
-            value = known.get(doc)
-            if value is None:
-                value = known[doc] = column[doc]
-            return value
-
-        return tie_break
-
     def count_restricted(self, terms: list[str]) -> int:
         """How many restricted memories share at least one of terms."""
+        return len(self.restricted_ids(terms))
+
+    def restricted_ids(self, terms: list[str]) -> set[str]:
+        """The ids of the restricted memories sharing at least one of terms: two copies of one memory
+        (two files with one id) are one memory."""
         with self._lock:
             s = self._fresh_searcher()
             found: set[int] = set()
             for term in terms[:MAX_QUERY_WORDS]:
-                found.update(self._postings(s, "restricted_words", term)[1])
-            return len(found)
+                found.update(self._kept.postings(s, "restricted_words", term)[1])
+            if not found:
+                return set()
+            memory_id = self._kept.column(s, "id")
+            return {memory_id(doc) for doc in found}
 
     def count(self, state: str) -> int:
         """How many memories are in state."""
@@ -391,5 +377,5 @@ class MemoryIndex:
             s = self._fresh_searcher()
             if self._newest[0] is not s or self._newest[1] != (state, limit):
                 results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
-                self._newest = (s, (state, limit), [Hit(hit.fields()) for hit in results])
+                self._newest = (s, (state, limit), [self._counted(s, Hit(hit.fields())) for hit in results])
             return list(self._newest[2])
