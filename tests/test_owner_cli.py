@@ -223,7 +223,10 @@ def test_a_state_changed_by_hand_is_logged_as_the_decision(vault: Path) -> None:
 def test_log_shows_commits_that_came_in_through_a_merge_and_reads_show_text(vault: Path) -> None:
     (tea,) = propose(vault, "Drinks green tea")
     git(vault, "checkout", "-qb", "laptop")
-    pk(vault, "approve", tea)  # on another device
+    # On another device, an hour earlier: were both approvals made in the same second, git would make the
+    # very same commit twice and the merge would bring in nothing.
+    earlier = {"GIT_AUTHOR_DATE": "2026-11-30T10:00:00Z", "GIT_COMMITTER_DATE": "2026-11-30T10:00:00Z"}
+    pk(vault, "approve", tea, env=earlier)
     git(vault, "checkout", "-q", "main")
     pk(vault, "approve", tea)  # the same decision here too
     git(vault, "merge", "-q", "--no-edit", "laptop")
