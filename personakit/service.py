@@ -41,6 +41,7 @@ from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import Match, ReadResult, clamp_limit, compose
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault
+from personakit.housekeeping import bring_up_to_date
 from personakit.intake import take_in
 from personakit.linking import link
 from personakit.store.files import FileStat, VaultFiles, resolve_vault
@@ -83,8 +84,10 @@ def init_vault(root: Path) -> str | None:
     if files.is_vault():
         return None
     refuse_outside(root)
-    files.copy_template()
-    said = History(root).init()
+    history = History(root, files.lock)  # no git: say so before anything is written
+    written = files.copy_template()
+    with files.lock():
+        said = history.init(written)
     tighten(root)
     return said
 
@@ -104,7 +107,7 @@ class PersonaKit:
             log.info("created a new vault at %s", self.root)
             if said:
                 log.warning("%s", said)
-        self.history = History(self.root)
+        self.history = History(self.root, self.files.lock)
         self._git = ThreadPoolExecutor(max_workers=1, thread_name_prefix="personakit-git")
         self.writable = self.files.writable()
         # On a vault that cannot be written (a read-only mount), the index is built in memory.
@@ -130,6 +133,7 @@ class PersonaKit:
         with self.mutating():  # several servers may start at once on a vault with no index yet
             if self.writable:
                 self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
+                bring_up_to_date(self)  # an older PersonaKit's vault: git's index format, .gitignore
             fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)
@@ -143,6 +147,7 @@ class PersonaKit:
             self._sync_all_logged()
 
     def close(self, wait: float = 30.0) -> None:
+        self.history.owner_index.stop()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
