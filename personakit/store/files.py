@@ -95,17 +95,49 @@ class VaultFiles:
     def is_vault(self) -> bool:
         return (self.root / ".git").exists() and self.memories.is_dir()
 
-    def copy_template(self) -> None:
-        """Copy the vault template into root, which must hold nothing but hidden files."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        strangers = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+    def copy_template(self) -> list[str]:
+        """Copy the vault template into root, which must hold nothing but hidden files (an empty Obsidian
+        vault's `.obsidian/`, say). Returns the paths it wrote, relative to root, for the first commit."""
+        if self.root.exists() and not self.root.is_dir():
+            raise PersonaKitError(f"{self.root} is a file, not a folder; choose a folder for the vault")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            strangers = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+        except OSError as error:
+            raise PersonaKitError(
+                f"cannot make a vault at {self.root} ({error.strerror or error}); choose a folder you can "
+                "write to"
+            ) from None
         if strangers:
             shown = ", ".join(sorted(strangers)[:5])
             raise PersonaKitError(
                 f"{self.root} already holds files ({shown}) and is not a PersonaKit vault; "
                 "choose an empty folder or a new path. Nothing was changed."
             )
-        shutil.copytree(template_dir(), self.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__*"))
+        template = template_dir()
+        written = []
+        try:
+            for source in sorted(template.rglob("*")):
+                relative = source.relative_to(template)
+                if source.is_dir() or relative.parts[0].startswith("__"):
+                    continue
+                target = self.root / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if relative.as_posix() == ".gitignore" and target.exists():  # the owner's own: add ours
+                    theirs = target.read_text()
+                    lines = set(theirs.splitlines())
+                    missing = [line for line in source.read_text().splitlines() if line and line not in lines]
+                    target.write_text(theirs + ("" if theirs.endswith("\n") or not theirs else "\n")
+                                      + "".join(f"{line}\n" for line in missing))  # fmt: skip
+                else:
+                    shutil.copyfile(source, target)
+                written.append(relative.as_posix())
+        except OSError as error:
+            raise PersonaKitError(
+                f"cannot make a vault at {self.root} ({error.strerror or error}); choose a folder you can "
+                "write to"
+            ) from None
+        return written
 
     def writable(self) -> bool:
         """Can this process change the vault? (False on a read-only mount or without permission.)"""
@@ -232,17 +264,20 @@ class VaultFiles:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never through a link
         try:
             deadline = time.monotonic() + timeout
+            seen: dict[str, None] = {}  # who held it while this process waited, in order
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
+                    holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+                    if holder and len(seen) < 10:
+                        seen[holder] = None
                     if time.monotonic() > deadline:
-                        raise VaultBusy(
-                            f"another PersonaKit process has held the vault lock for over {timeout:.0f} s; "
-                            "try again in a moment"
-                        ) from None
+                        raise VaultBusy(_busy(timeout, list(seen))) from None
                     time.sleep(0.002)
+            os.ftruncate(fd, 0)  # say who holds it, for a process that waits behind this one
+            os.pwrite(fd, f"{os.getpid()} {_command()}".encode(), 0)
             self._held.depth = 1
             try:
                 yield
@@ -259,6 +294,33 @@ def _made_private(path: str, st: os.stat_result) -> os.stat_result:
         return os.lstat(path)
     except OSError:  # not ours to change (a read-only mount): doctor reports it
         return st
+
+
+def _command() -> str:
+    """This process's command line, shortened, to name it to a process that waits for the vault lock."""
+    try:
+        args = Path("/proc/self/cmdline").read_bytes().split(b"\0")
+        text = " ".join(os.path.basename(a.decode(errors="replace")) if i == 0 else a.decode(errors="replace")
+                        for i, a in enumerate(args) if a)  # fmt: skip
+    except OSError:
+        text = ""
+    return (text or "personakit")[:120]
+
+
+def _busy(timeout: float, holders: builtins.list[str]) -> str:
+    """What kept the vault lock from this process, as a sentence."""
+    named = [f"pid {h.partition(' ')[0]} ({h.partition(' ')[2]})" for h in holders]
+    if len(named) <= 1:
+        who = named[0] if named else "another PersonaKit process"
+        return (
+            f"the vault was busy for {timeout:.0f} s: {who} held its lock the whole time; nothing was changed; "
+            "try again when it has finished"
+        )
+    return (
+        f"the vault was busy for {timeout:.0f} s: {len(named)} other PersonaKit processes changed it one after "
+        f"another ({', '.join(named[:3])}{' and more' if len(named) > 3 else ''}); nothing was changed; "
+        "try again in a moment"
+    )
 
 
 def _fsync_dir(path: Path) -> None:
