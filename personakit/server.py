@@ -15,23 +15,27 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, TypeVar, cast
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from personakit import __version__
 from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
+from personakit.jsonrpc import AnsweredLines
 from personakit.resources import PersonaKitServer, register
 from personakit.resources import host_of as _host
 from personakit.resources import kit_of as _kit
 from personakit.service import PersonaKit, ProposeResult
 
 log = logging.getLogger("personakit")
+E = TypeVar("E", bound=BaseException)
 
 ABOUT = """\
 PersonaKit is the user's own memory of who they are: preferences, how they work, their tools, background \
@@ -87,10 +91,12 @@ CATEGORY_HELP = (
 )
 
 
-def build_server(vault: str | None, read_only: bool = False) -> MCPServer[PersonaKit]:
+def build_server(
+    vault: str | None, read_only: bool = False, opened: PersonaKit | None = None
+) -> MCPServer[PersonaKit]:
     @asynccontextmanager
     async def lifespan(_: MCPServer[PersonaKit]) -> AsyncIterator[PersonaKit]:
-        kit = PersonaKit(vault)
+        kit = opened or PersonaKit(vault)
         kit.start(watch=True, background=True)
         # What exists now (the SDK, the open index) lives as long as the server: keep the collector's full
         # passes from walking it again and again (one took 14 ms, in the middle of a read, at 10k).
@@ -213,6 +219,32 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def serve(vault: str | None, read_only: bool = False) -> None:
+    """Serve until stdin closes. A vault that cannot be opened or started ends the process with one sentence
+    on stderr (raised as PersonaKitError for the command line to print), before or after the handshake."""
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGINT, _terminate)
-    build_server(vault, read_only).run("stdio")
+    kit = PersonaKit(vault)  # a folder that is not a vault, a file, no git: a sentence, before any protocol
+    kit.history.dirs()
+    try:
+        anyio.run(_serve_stdio, build_server(vault, read_only, kit))
+    except BaseExceptionGroup as group:  # the SDK's task groups wrap what the lifespan raised
+        found = _first(group, PersonaKitError) or _first(group, Exception)
+        if found is None:
+            raise
+        raise found from None  # the command line turns it into one sentence
+
+
+def _first(error: BaseException, kind: type[E]) -> E | None:
+    """The first exception of kind in error, looking inside exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return next((f for e in error.exceptions if (f := _first(e, kind)) is not None), None)
+    return error if isinstance(error, kind) else None
+
+
+async def _serve_stdio(server: MCPServer[PersonaKit]) -> None:
+    """The SDK's `run_stdio_async`, with stdin read through `AnsweredLines`."""
+    lines = AnsweredLines()
+    async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+        lines.answer_with(write_stream)
+        lowlevel = server._lowlevel_server  # the SDK offers no other way to give its stdio transport a stdin
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

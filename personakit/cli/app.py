@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -166,6 +167,8 @@ def _with_usage(fn: Command, p: argparse.ArgumentParser) -> Command:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command. Every problem ends it with one sentence on stderr and exit status 1, never a traceback
+    (PERSONAKIT_DEBUG=1 shows the traceback of an unexpected error, for a bug report)."""
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="personakit: %(message)s")
     args = parser().parse_args(argv)
     if not getattr(args, "run", None):
@@ -175,9 +178,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except PersonaKitError as error:
         print(f"personakit: {error}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `personakit list | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        where = f"could not use {error.filename}: " if error.filename else ""
+        print(f"personakit: {where}{error.strerror or error}", file=sys.stderr)
+    except Exception as error:
+        if os.environ.get("PERSONAKIT_DEBUG"):
+            raise
+        print(
+            f"personakit: unexpected error ({type(error).__name__}: {error}); please report it with the "
+            "command you ran (PERSONAKIT_DEBUG=1 shows the details)",
+            file=sys.stderr,
+        )
+    return 1
 
 
 def run() -> None:
