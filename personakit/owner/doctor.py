@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory, parse_memory
 from personakit.core.relations import clashes
 from personakit.service import PersonaKit
-from personakit.store.files import FileStat
+from personakit.store.files import FileStat, plain_name
 from personakit.store.history import NO_IDENTITY
 from personakit.store.private import loose
 
@@ -229,24 +230,45 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
             )
         )
     symlinks = {f"memories/{name}" for name in kit.files.symlinks()}
+    obsidian = False
     for path in sorted(kit.history.changed(".")):
+        memory = path.startswith("memories/") and plain_name(path.removeprefix("memories/"))
         if path.startswith(".personakit/") or path in symlinks:
             continue  # machine state; a link is reported as one
+        if path.startswith(".obsidian/"):
+            obsidian = True  # the app's settings: never a problem of the vault's
+            continue
         if path in held:
             what = "is not committed to git, and will not be while the problem reported for it stands"
-        elif not os.path.lexists(kit.root / path):
+        elif memory and not os.path.lexists(kit.root / path):
             what = (
                 "was deleted but the deletion is not committed; the next personakit command (or a running "
                 "server) commits it as your edit"
             )
-        elif path.startswith("memories/") and path.endswith(".md"):
+        elif memory:
             what = (
                 "has changes not committed to git; the next personakit command (or a running server) "
                 "commits them as your edit"
             )
-        else:
-            what = f"has changes not committed to git; commit them with git -C {kit.root} commit"
+        else:  # `git commit -- PATH` commits that file only, whatever else is staged
+            what = (
+                "has changes not committed to git; commit them with: "
+                f"git -C {shlex.quote(str(kit.root))} add -- {shlex.quote(path)} && "
+                f"git -C {shlex.quote(str(kit.root))} commit -m 'Update {path}' -- {shlex.quote(path)}"
+            )
         report.problems.append(Problem(path, what))
+    if obsidian and kit.history.tracked([".obsidian"]):
+        report.notes.append(
+            "git tracks Obsidian's settings (.obsidian/), so they show as changes whenever Obsidian saves "
+            "them; to stop tracking them (the files stay): "
+            f"git -C {shlex.quote(str(kit.root))} rm -r -q --cached .obsidian && "
+            f"git -C {shlex.quote(str(kit.root))} commit -m 'Stop tracking Obsidian settings' -- .obsidian"
+        )
+    if kit.history.owner_index.pending():
+        report.notes.append(
+            "git's index is behind PersonaKit's last commits (another program held .git/index.lock); "
+            "git status shows those memories as changed until the next personakit command updates it"
+        )
 
 
 def _index_problems(kit: PersonaKit, report: Report, readable: dict[str, FileStat]) -> None:
