@@ -60,6 +60,16 @@ class RawServer:
 
     def receive(self, request_id: int, timeout: float = 60.0) -> dict[str, Any]:
         """The reply to request_id (notifications and other replies are skipped)."""
+        return self.next_message(lambda message: message.get("id") == request_id, timeout)
+
+    def write_line(self, line: bytes) -> None:
+        """Write bytes as they are, newline added: for tests that send what no client library would."""
+        assert self.proc.stdin
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def next_message(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
+        """The next message wanted accepts (the others are skipped)."""
         assert self.proc.stdout
         deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:
@@ -68,11 +78,11 @@ class RawServer:
                 while b"\n" in self._buffer:
                     line, self._buffer = self._buffer.split(b"\n", 1)
                     message = json.loads(line)
-                    if message.get("id") == request_id:
+                    if wanted(message):
                         return dict(message)
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    raise TimeoutError(f"no reply to request {request_id}")
+                    raise TimeoutError("no such message")
                 chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
                 if not chunk:
                     raise EOFError("the server closed its stdout")
