@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from owner import changed_lines, clean, cli, cli_process, commit_all, git, propose, subjects, write_memory
 
-from personakit.service import init_vault
+from personakit.service import PersonaKit, init_vault
 
 from conftest import call, connect
 
@@ -52,6 +52,26 @@ async def test_a_commit_holds_exactly_its_memory_and_what_the_owner_staged_stays
     assert touched == {"memories/drinks-green-tea.md", "memories/walks.md"}
     status = git(vault, "status", "--porcelain", "--untracked-files=all").splitlines()
     assert status == ["M  README.md", "A  notes.txt"]  # and git's index agrees with every commit
+
+
+def test_a_commit_made_by_hand_between_two_proposals_is_built_on_not_undone(vault: Path) -> None:
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        assert kit.propose("Drinks green tea", "tea", "tools")["stored"]
+        path = vault / "memories" / "drinks-green-tea.md"
+        path.write_text(path.read_text().replace("tools", "preferences"))
+        (vault / "notes.txt").write_text("mine\n")
+        git(vault, "add", "notes.txt", str(path))
+        git(vault, "commit", "-qm", "my own commit")  # HEAD moves behind PersonaKit's back
+        assert kit.propose("Walks to work", "walk", "other")["stored"]
+    finally:
+        kit.close()
+    assert subjects(vault)[1] == "my own commit"
+    assert changed_lines(vault)[0] == ["memories/walks-to-work.md"]
+    assert "category: preferences" in git(vault, "show", "HEAD:memories/drinks-green-tea.md")
+    assert git(vault, "show", "HEAD:notes.txt") == "mine\n"
+    assert clean(vault)
 
 
 HOOKS = (

@@ -12,9 +12,9 @@ program holds `.git/index.lock` at that moment, the commit stands and the update
 Every git command runs with `core.hooksPath=/dev/null`: the owner's hooks are written for the owner's
 commits (a linter, a push, a sync), and running them inside an assistant's proposal would make a
 proposal's outcome depend on them and could leak a memory to wherever a hook sends things. Commits are
-signed when the owner's config asks for it (`commit.gpgSign`), with whatever `gpg.format`,
-`gpg.program` and `user.signingKey` say. Callers hold the vault lock, so PersonaKit processes never race
-each other here; `store/gitlock.py` decides when another program's `index.lock` is dead.
+signed when the owner's config asks for it (`store/signing.py`). Callers hold the vault lock, so
+PersonaKit processes never race each other here; `store/gitlock.py` decides when another program's
+`index.lock` is dead, `store/ownerindex.py` looks after git's own index.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from git import Git, GitCommandError
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock
 from personakit.store.ownerindex import OwnerIndex
+from personakit.store.signing import Signing
 
 log = logging.getLogger("personakit")
 
@@ -54,7 +55,7 @@ NO_GIT = (
 
 class History:
     def __init__(self, root: Path, lock: Callable[[], AbstractContextManager[None]] | None = None) -> None:
-        if shutil.which("git") is None:
+        if shutil.which(os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git") is None:
             raise PersonaKitError(NO_GIT)
         self.root = root
         self.state = root / ".personakit"
@@ -63,7 +64,8 @@ class History:
         self.git.set_persistent_git_options(c="core.hooksPath=/dev/null")  # the owner's hooks never run
         self._identity: dict[str, str] | None = None
         self._dirs: tuple[Path, Path] | None = None
-        self._signing: tuple[tuple[float, ...], bool] | None = None  # (config files' mtimes, sign?)
+        self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
+                                                        with_exceptions=False).strip() == "true")  # fmt: skip
         self.owner_index = OwnerIndex(self.state, self._run_owner, lock)
 
     # -- setting up ---------------------------------------------------------------------------------
@@ -162,11 +164,19 @@ class History:
             env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
         try:
             entries = self._entries(paths)
-            for _ in range(5):
-                head, head_tree = self._head_and_tree()
+            known = _read(self.own_index.with_suffix(".head")).split()  # the commit and tree it matches
+            for attempt in range(6):
+                head: str | None
+                head_tree: str | None
+                if attempt == 0 and len(known) == 2:  # trusted: update-ref's compare-and-swap checks it
+                    head, head_tree = known
+                else:
+                    head, head_tree = self._head_and_tree()
                 tree = self._own_tree(entries, head)
                 if tree == head_tree:
-                    self._level_with(head)
+                    if attempt == 0 and self._head_and_tree()[0] != head:
+                        continue  # HEAD moved since: compare with it instead
+                    self._level_with(head, tree)
                     commit = None
                     break
                 commit = self._commit_tree(tree, head, message, env)
@@ -179,7 +189,7 @@ class History:
                         raise  # not a race: git could not move HEAD at all (a held ref lock, say)
                     time.sleep(0.01)  # HEAD moved under us (someone committed by hand): build on the new HEAD
                     continue
-                self._level_with(commit)
+                self._level_with(commit, tree)
                 break
             else:
                 raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
@@ -202,7 +212,7 @@ class History:
     def _own_tree(self, entries: list[str], head: str | None) -> str:
         """The tree of HEAD with entries applied, built in PersonaKit's own index."""
         env = {"GIT_INDEX_FILE": str(self.own_index), **_CONFIG_ENV}
-        level = _read(self.own_index.with_suffix(".head")) == (head or "none")
+        level = _read(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
         self._level_with(None)  # until the commit lands, the own index is ahead of every commit
         if not level or not self.own_index.exists():
             self.state.mkdir(exist_ok=True)
@@ -212,48 +222,22 @@ class History:
         self._run("update-index", "--add", *entries, env=env)
         return self._run("write-tree", env=env).strip()
 
-    def _level_with(self, commit: str | None) -> None:
-        """Record which commit the own index matches (None: no commit, read it again next time)."""
+    def _level_with(self, commit: str | None, tree: str | None = None) -> None:
+        """Record the commit (and its tree) the own index matches; None: read it from HEAD next time."""
         marker = self.own_index.with_suffix(".head")
         if commit is None:
             marker.unlink(missing_ok=True)
         else:
-            marker.write_text(commit)
+            marker.write_text(f"{commit} {tree}")
 
     def _commit_tree(self, tree: str, head: str | None, message: str, env: dict[str, str]) -> str:
         parents = ["-p", head] if head else []
-        if not self._sign():
-            return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
-        try:
-            return self._run("commit-tree", tree, *parents, "-S", "-m", message, env=env).strip()
-        except GitCommandError as error:
-            assert self._signing is not None
-            self._signing = (self._signing[0], False)  # said once; tried again when the config changes
-            log.warning(
-                "your git config asks for signed commits (commit.gpgSign), but git could not sign "
-                "(%s), so PersonaKit's commits are unsigned until that is fixed; check gpg.format, "
-                "gpg.program and user.signingKey (this shows git's error: git -C %s commit-tree -S -m test "
-                "HEAD^{tree})",
-                _said(error),
-                self.root,
-            )
-            return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
-
-    def _sign(self) -> bool:
-        """Does the owner's config ask for signed commits? Read again whenever a config file changes."""
-        git_dir, common = self.dirs()
-        home = Path.home()
-        files = [
-            git_dir / "config.worktree", common / "config",
-            Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"),
-            Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config",
-            Path("/etc/gitconfig"),
-        ]  # fmt: skip
-        key = tuple(_mtime(f) for f in files)
-        if self._signing is None or self._signing[0] != key:
-            asked = self.git.config("--type=bool", "--get", "commit.gpgsign", with_exceptions=False)
-            self._signing = (key, asked.strip() == "true")
-        return self._signing[1]
+        if self._signing.wanted(*self.dirs()):
+            try:
+                return self._run("commit-tree", tree, *parents, "-S", "-m", message, env=env).strip()
+            except GitCommandError as error:
+                self._signing.failed(_said(error), self.root)
+        return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
 
     def unstage(self, paths: list[str]) -> None:
         """After a commit that failed: nothing reached git's index; the own index is read again next time."""
@@ -445,13 +429,6 @@ def _read(path: Path) -> str:
         return path.read_text()
     except OSError:
         return ""
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
 
 
 # PersonaKit's own index is read only by git's command line, so it may use index version 4 (smaller).
