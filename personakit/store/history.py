@@ -260,12 +260,16 @@ class History:
                 if "index.lock" not in str(error):
                     raise PersonaKitError(f"git could not update its index ({_said(error)})") from None
             held = gitlock.examine(lock, self.root, self.dirs()[1], self.state)
+            if held.age < 0 and time.monotonic() <= deadline:
+                continue  # released meanwhile
             if held.stale:
                 lock.unlink(missing_ok=True)
                 log.info("removed a stale %s that no running program held", lock)
                 continue
             if time.monotonic() > deadline:
-                raise PersonaKitError(f"{lock} is held by {held.who()}")
+                raise PersonaKitError(
+                    f"{lock} is held by {held.who()}" if held.age >= 0 else f"{lock} stayed busy"
+                )
             time.sleep(0.05)
 
     # -- reading ------------------------------------------------------------------------------------

@@ -50,18 +50,19 @@ class OwnerIndex:
 
     def update(self, entries: list[str], paths: list[str]) -> None:
         """Give git's index the committed paths (update-index arguments). Never raises."""
+        wait = 0.0 if self.pending() else WAIT  # known to be held: leave it to the retries, at once
         try:
-            self.catch_up()
-            self.run("update-index", "--add", *entries, wait=WAIT)
+            self.catch_up(wait)
+            self.run("update-index", "--add", *entries, wait=wait)
         except PersonaKitError as error:
             self._later(paths, str(error))
 
-    def catch_up(self) -> None:
+    def catch_up(self, wait: float = WAIT) -> None:
         """Set git's index to HEAD for the paths an earlier commit could not update it for."""
         pending = self.pending()
         if not pending:
             return
-        self.run("reset", "-q", "--no-refresh", "--", *sorted(pending), wait=WAIT)
+        self.run("reset", "-q", "--no-refresh", "--", *sorted(pending), wait=wait)
         self._file.unlink(missing_ok=True)
         self._said = False
         log.info("git's index is up to date again")
