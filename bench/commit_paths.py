@@ -188,7 +188,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sizes", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--commits", type=int, default=40)
+    parser.add_argument("--ways", nargs="*", help="only the ways whose names start with these")
     args = parser.parse_args()
+    for way in [w for w in WAYS if args.ways and not w.startswith(tuple(args.ways))]:
+        del WAYS[way]
     with tempfile.TemporaryDirectory(prefix="commit-paths-") as tmp:
         for n in args.sizes:
             times = measure(n, args.commits, Path(tmp))

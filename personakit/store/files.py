@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import errno
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -296,6 +297,7 @@ def _made_private(path: str, st: os.stat_result) -> os.stat_result:
         return st
 
 
+@functools.cache
 def _command() -> str:
     """This process's command line, shortened, to name it to a process that waits for the vault lock."""
     try:
