@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import tempfile
+from pathlib import Path
 
 from personakit.core.memory import InvalidMemory, parse_memory
 from personakit.errors import PersonaKitError
@@ -104,7 +106,7 @@ def undo(kit: PersonaKit, commit: Commit) -> str:
                 "the vault changed while you were deciding; nothing was changed, run undo again"
             )
         scratch = kit.files.ensure_state_dir() / "tmp"
-        contents = kit.history.reverted(commit.sha, scratch)
+        contents = reverted(kit, commit.sha, scratch)
         paths = [p for p in contents if p.startswith("memories/")]
         if not paths:
             raise PersonaKitError("that change is already undone in the files; nothing was changed")
@@ -143,3 +145,38 @@ def undo(kit: PersonaKit, commit: Commit) -> str:
         finally:
             kit.sync([p.removeprefix("memories/") for p in paths], commit=False)
         return message
+
+
+def reverted(kit: PersonaKit, sha: str, scratch: Path) -> dict[str, str | None]:
+    """What reverting commit sha would leave at each path it touched (None: no file), without changing
+    anything. Like `git revert`, a three-way merge per file keeps changes made since to other lines;
+    raises a PersonaKitError when a file changed since in a way that clashes. scratch: a folder for
+    the merge's temporary files (inside the vault, so no memory's text is written elsewhere)."""
+    result: dict[str, str | None] = {}
+    for path in kit.history.touched_by(sha):
+        before, after, now = (kit.history.blob(f"{rev}:{path}") for rev in (f"{sha}^", sha, "HEAD"))
+        if now == before:
+            continue  # already as it was before the commit
+        if now == after:
+            result[path] = before
+        elif before is None or after is None or now is None:
+            raise PersonaKitError(f"{path} was added, deleted or written again since; it cannot be undone")
+        else:
+            result[path] = _merged(kit, now, after, before, scratch, path)
+    return result
+
+
+def _merged(kit: PersonaKit, ours: str, base: str, theirs: str, scratch: Path, path: str) -> str:
+    files = []
+    for label, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+        with tempfile.NamedTemporaryFile("w", dir=scratch, prefix=f"undo-{label}-", delete=False) as handle:
+            handle.write(text)
+        files.append(handle.name)
+    try:
+        merged = kit.history.merge_file(*files)
+    finally:
+        for name in files:
+            Path(name).unlink(missing_ok=True)
+    if merged is None:
+        raise PersonaKitError(f"{path} changed since in the same lines; it cannot be undone")
+    return merged

@@ -21,10 +21,12 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from personakit.errors import PersonaKitError
 
 log = logging.getLogger("personakit")
 
@@ -163,6 +165,33 @@ def clear_if_stale(lock: Path, worktree: Path, git_dir: Path, notes: Path) -> No
         pid = note.name.removeprefix(_INTENT)
         if pid.isdigit() and not alive(int(pid)):
             note.unlink(missing_ok=True)
+
+
+def run_taking(
+    run: Callable[[], str], lock: Path, worktree: Path, git_dir: Path, notes: Path, wait: float
+) -> str:
+    """Run a git command that takes lock. Wait up to `wait` s for another program's lock, remove a dead
+    one's, and raise PersonaKitError naming the holder when it stays held. git's own errors pass through."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            with intent(notes):
+                return run()
+        except Exception as error:
+            if "index.lock" not in str(error):
+                raise
+        held = examine(lock, worktree, git_dir, notes)
+        if held.age < 0 and time.monotonic() <= deadline:
+            continue  # released meanwhile
+        if held.stale:
+            lock.unlink(missing_ok=True)
+            log.info("removed a stale %s that no running program held", lock)
+            continue
+        if time.monotonic() > deadline:
+            raise PersonaKitError(
+                f"{lock} is held by {held.who()}" if held.age >= 0 else f"{lock} stayed busy"
+            )
+        time.sleep(0.05)
 
 
 @contextmanager

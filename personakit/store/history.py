@@ -1,20 +1,12 @@
 """Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
 
-A commit is built in an index of PersonaKit's own (`.personakit/git-index`, through GIT_INDEX_FILE), not
-in git's `.git/index`: whatever the owner has staged stays staged and stays out of PersonaKit's commits.
-The steps are plumbing (`hash-object`, `update-index`, `write-tree`, `commit-tree`, `update-ref`): no
-work-tree scan, no editor, and the final `update-ref` is a compare-and-swap, so a commit lands whole or
-not at all. The own index is kept level with HEAD between commits (it is read from HEAD again only when
-HEAD moved since PersonaKit last wrote it), so a commit costs what a commit in the shared index cost.
-Then git's own index gets the committed paths, exactly as committed, and nothing else; when another
-program holds `.git/index.lock` at that moment, the commit stands and the update is made later.
-
-Every git command runs with `core.hooksPath=/dev/null`: the owner's hooks are written for the owner's
-commits (a linter, a push, a sync), and running them inside an assistant's proposal would make a
-proposal's outcome depend on them and could leak a memory to wherever a hook sends things. Commits are
-signed when the owner's config asks for it (`store/signing.py`). Callers hold the vault lock, so
-PersonaKit processes never race each other here; `store/gitlock.py` decides when another program's
-`index.lock` is dead, `store/ownerindex.py` looks after git's own index.
+A commit is built with plumbing (`hash-object`, `update-index`, `write-tree`, `commit-tree`, `update-ref`,
+a compare-and-swap on HEAD) in an index of PersonaKit's own, `.personakit/git-index`, kept level with
+HEAD; then git's own index gets the committed paths and nothing else (`store/ownerindex.py`). What the
+owner staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null`
+on every command); commits are signed when the owner's config asks (`store/signing.py`); another
+program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
+Callers hold the vault lock, so PersonaKit processes never race each other here.
 """
 
 from __future__ import annotations
@@ -22,7 +14,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -47,6 +38,7 @@ NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
     f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
     "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
 )
+BATCH = 200  # paths per update-index command
 NO_GIT = (
     "git is not installed (or not on PATH); PersonaKit keeps the vault's history with it: install git "
     "(https://git-scm.com/downloads) and try again"
@@ -198,18 +190,25 @@ class History:
         self.owner_index.update(entries, paths)
         return commit
 
-    def _entries(self, paths: list[str]) -> list[str]:
-        """update-index arguments that give paths their current content (blobs written now) or remove them."""
-        present = [p for p in paths if os.path.isfile(self.root / p) and not os.path.islink(self.root / p)]
-        shas = self._run("hash-object", "-w", "--", *present).split() if present else []
-        entries = []
-        for path, sha in zip(present, shas, strict=True):
-            mode = "100755" if os.stat(self.root / path).st_mode & 0o100 else "100644"
-            entries += ["--cacheinfo", f"{mode},{sha},{path}"]
-        gone = [p for p in paths if p not in present]
-        return entries + (["--force-remove", "--", *gone] if gone else [])
+    def _entries(self, paths: list[str]) -> list[list[str]]:
+        """update-index arguments that give paths their current content (blobs written now) or remove them,
+        in batches that keep each command line short (an import commits thousands of files)."""
+        batches = []
+        for at in range(0, len(paths), BATCH):
+            chunk = paths[at : at + BATCH]
+            present = [
+                p for p in chunk if os.path.isfile(self.root / p) and not os.path.islink(self.root / p)
+            ]
+            shas = self._run("hash-object", "-w", "--", *present).split() if present else []
+            args = []
+            for path, sha in zip(present, shas, strict=True):
+                mode = "100755" if os.stat(self.root / path).st_mode & 0o100 else "100644"
+                args += ["--cacheinfo", f"{mode},{sha},{path}"]
+            gone = [p for p in chunk if p not in present]
+            batches.append(args + (["--force-remove", "--", *gone] if gone else []))
+        return batches
 
-    def _own_tree(self, entries: list[str], head: str | None) -> str:
+    def _own_tree(self, entries: list[list[str]], head: str | None) -> str:
         """The tree of HEAD with entries applied, built in PersonaKit's own index."""
         env = {"GIT_INDEX_FILE": str(self.own_index), **_CONFIG_ENV}
         level = _read(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
@@ -219,7 +218,8 @@ class History:
             # Only PersonaKit uses this index, under the vault lock: a lock on it is a killed process's.
             self.own_index.with_suffix(".lock").unlink(missing_ok=True)
             self._run("read-tree", head or "--empty", env=env)
-        self._run("update-index", "--add", *entries, env=env)
+        for batch in entries:
+            self._run("update-index", "--add", *batch, env=env)
         return self._run("write-tree", env=env).strip()
 
     def _level_with(self, commit: str | None, tree: str | None = None) -> None:
@@ -248,29 +248,15 @@ class History:
         return str(getattr(self.git, command.replace("-", "_"))(*args, env=env))
 
     def _run_owner(self, command: str, *args: str, wait: float = 2.0) -> str:
-        """Run a git command that takes `.git/index.lock`. Wait up to `wait` s for another program's lock,
-        remove a dead one's (see store/gitlock.py), and say who holds it when it stays held."""
-        lock = self.dirs()[0] / "index.lock"
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                with gitlock.intent(self.state):
-                    return self._run(command, *args)
-            except GitCommandError as error:
-                if "index.lock" not in str(error):
-                    raise PersonaKitError(f"git could not update its index ({_said(error)})") from None
-            held = gitlock.examine(lock, self.root, self.dirs()[1], self.state)
-            if held.age < 0 and time.monotonic() <= deadline:
-                continue  # released meanwhile
-            if held.stale:
-                lock.unlink(missing_ok=True)
-                log.info("removed a stale %s that no running program held", lock)
-                continue
-            if time.monotonic() > deadline:
-                raise PersonaKitError(
-                    f"{lock} is held by {held.who()}" if held.age >= 0 else f"{lock} stayed busy"
-                )
-            time.sleep(0.05)
+        """Run a git command that takes `.git/index.lock`, as `store/gitlock.py` says; PersonaKitError when
+        it fails (naming the lock's holder when the lock stayed held)."""
+        try:
+            return gitlock.run_taking(
+                lambda: self._run(command, *args), self.dirs()[0] / "index.lock", self.root, self.dirs()[1],
+                self.state, wait,
+            )  # fmt: skip
+        except GitCommandError as error:
+            raise PersonaKitError(f"git could not update its index ({_said(error)})") from None
 
     # -- reading ------------------------------------------------------------------------------------
     def changed(self, *paths: str) -> set[str]:
@@ -367,48 +353,24 @@ class History:
         listed = self._run("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
         return set(filter(None, listed.split("\0")))
 
-    def reverted(self, sha: str, scratch: Path) -> dict[str, str | None]:
-        """What reverting commit sha would leave at each path it touched (None: no file), without changing
-        anything. Like `git revert`, a three-way merge per file keeps changes made since to other lines;
-        raises a PersonaKitError when a file changed since in a way that clashes. scratch: a folder for
-        the merge's temporary files (inside the vault, so no memory's text is written elsewhere)."""
+    def touched_by(self, sha: str) -> list[str]:
+        """The paths commit sha changed (renames as a deletion and an addition)."""
         listed = self._run("diff-tree", "-r", "-z", "--no-renames", "--name-only", f"{sha}^", sha)
-        result: dict[str, str | None] = {}
-        for path in filter(None, listed.split("\0")):
-            before, after, now = (self._blob(f"{rev}:{path}") for rev in (f"{sha}^", sha, "HEAD"))
-            if now == before:
-                continue  # already as it was before the commit
-            if now == after:
-                result[path] = before
-            elif None in (before, after, now):
-                raise PersonaKitError(
-                    f"{path} was added, deleted or written again since; it cannot be undone"
-                )
-            else:
-                result[path] = self._merged(now, after, before, scratch, path)  # type: ignore[arg-type]
-        return result
+        return list(filter(None, listed.split("\0")))
 
-    def _blob(self, spec: str) -> str | None:
+    def blob(self, spec: str) -> str | None:
+        """The text git has at spec (`REV:PATH`), or None when it has none."""
         try:
             return str(self.git.cat_file("blob", spec, strip_newline_in_stdout=False))
         except GitCommandError:
             return None
 
-    def _merged(self, ours: str, base: str, theirs: str, scratch: Path, path: str) -> str:
-        files = []
-        for label, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            with tempfile.NamedTemporaryFile(
-                "w", dir=scratch, prefix=f"undo-{label}-", delete=False
-            ) as handle:
-                handle.write(text)
-            files.append(handle.name)
+    def merge_file(self, ours: str, base: str, theirs: str) -> str | None:
+        """`git merge-file -p` of three files: their three-way merge, or None when it clashes."""
         try:
-            return str(self.git.merge_file("-p", "-q", *files, strip_newline_in_stdout=False))
+            return str(self.git.merge_file("-p", "-q", ours, base, theirs, strip_newline_in_stdout=False))
         except GitCommandError:
-            raise PersonaKitError(f"{path} changed since in the same lines; it cannot be undone") from None
-        finally:
-            for name in files:
-                Path(name).unlink(missing_ok=True)
+            return None
 
 
 @dataclass(frozen=True)

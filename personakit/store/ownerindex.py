@@ -48,12 +48,13 @@ class OwnerIndex:
     def _file(self) -> Path:
         return self.state / "git-index.pending"
 
-    def update(self, entries: list[str], paths: list[str]) -> None:
+    def update(self, entries: list[list[str]], paths: list[str]) -> None:
         """Give git's index the committed paths (update-index arguments). Never raises."""
         wait = 0.0 if self.pending() else WAIT  # known to be held: leave it to the retries, at once
         try:
             self.catch_up(wait)
-            self.run("update-index", "--add", *entries, wait=wait)
+            for batch in entries:
+                self.run("update-index", "--add", *batch, wait=wait)
         except PersonaKitError as error:
             self._later(paths, str(error))
 
