@@ -25,7 +25,7 @@ os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
-from personakit.store import gitlock
+from personakit.store import gitlock, ownerindex
 from personakit.store.ownerindex import OwnerIndex
 from personakit.store.signing import Signing
 
@@ -56,6 +56,7 @@ class History:
         self.git.set_persistent_git_options(c="core.hooksPath=/dev/null")  # the owner's hooks never run
         self._identity: dict[str, str] | None = None
         self._dirs: tuple[Path, Path] | None = None
+        self._clean_index: tuple[int, int] | None = None
         self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
                                                         with_exceptions=False).strip() == "true")  # fmt: skip
         self.owner_index = OwnerIndex(self.state, self._run_owner, lock)
@@ -108,15 +109,9 @@ class History:
         """At start, under the vault lock: make git's index one every git reads, and catch up on it."""
         self.state.mkdir(exist_ok=True)
         gitlock.clear_if_stale(self.dirs()[0] / "index.lock", self.root, self.dirs()[1], self.state)
-        asked = self.git.config("--show-scope", "--get-regexp", r"^(core\.splitindex|index\.version)$",
-                                with_exceptions=False)  # fmt: skip
-        settings = [tuple(line.split(None, 2)) for line in asked.lower().splitlines() if line.strip()]
+        asked = self.git.config("--show-scope", "--get-regexp", ownerindex.FORMAT_KEYS, with_exceptions=False)
         split = bool(self._run("rev-parse", "--shared-index-path").strip())
-        self.owner_index.make_readable(settings, self.dirs()[0] / "index", split)
-        try:
-            self.owner_index.catch_up()
-        except PersonaKitError as error:
-            log.info("git's index waits for another program (%s)", error)
+        self.owner_index.prepare(asked, self.dirs()[0] / "index", split)
 
     def _configured(self) -> bool:
         return self.identity() is not None
@@ -148,7 +143,8 @@ class History:
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
         """Commit the current content of paths (relative to the vault) and nothing else; None when
         nothing changed. Git's index then holds those paths as committed; the rest of it is untouched."""
-        trouble = self.trouble(quick=True)
+        seen = _stat(self.dirs()[0] / "index")  # git's index as this process last found it free of conflicts
+        trouble = self.trouble(quick=seen == self._clean_index)
         if trouble:
             raise PersonaKitError(trouble)
         env = dict(self.owner_identity())
@@ -188,6 +184,7 @@ class History:
         except GitCommandError as error:
             raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
         self.owner_index.update(entries, paths)
+        self._clean_index = _stat(self.dirs()[0] / "index")  # no conflict before, none added since
         return commit
 
     def _entries(self, paths: list[str]) -> list[list[str]]:
@@ -388,6 +385,14 @@ def _said(error: GitCommandError) -> str:
     said = [line.removeprefix("stderr: ").strip("'").strip() for line in said]
     worst = [line for line in said if line.startswith(("fatal:", "error:"))]
     return (worst or said or [str(error)])[0]
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def _read(path: Path) -> str:

@@ -26,6 +26,7 @@ log = logging.getLogger("personakit")
 
 WAIT = 0.5  # seconds to wait for another program's index.lock before leaving the update for later
 RETRIES = 300  # about ten minutes of retries, every 2 s, after which the next start catches up
+FORMAT_KEYS = r"^(core\.splitindex|index\.version)$"  # `git config --get-regexp` of the index's format
 _SET_BY_0_1 = {("core.splitindex", "true"), ("index.version", "4")}
 
 
@@ -114,6 +115,15 @@ class OwnerIndex:
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
+
+    def prepare(self, settings: str, index: Path, split: bool) -> None:
+        """At start: make git's index readable by every git (see make_readable), and catch up on it."""
+        self.make_readable([tuple(line.split(None, 2)) for line in settings.lower().splitlines() if line.strip()],
+                           index, split)  # fmt: skip
+        try:
+            self.catch_up()
+        except PersonaKitError as error:
+            log.info("git's index waits for another program (%s)", error)
 
     def make_readable(self, settings: list[tuple[str, ...]], index: Path, split: bool) -> None:
         """Convert git's index to version 2 without a split index, unless the owner's own config asks for
