@@ -107,6 +107,8 @@ def test_no_owner_hook_runs_for_any_personakit_change(vault: Path, tmp_path: Pat
     install_hooks(tmp_path / "hooks", marks)  # hooks the owner keeps elsewhere count too
     git(vault, "config", "core.hooksPath", str(tmp_path / "hooks"))
     assert cli(capsys, "forget", tea, "--vault", str(vault))[0] == 0
+    with open(os.environ["GIT_CONFIG_GLOBAL"], "a") as config:  # and hooks set for every repository
+        config.write(f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n")
     assert cli(capsys, "init", str(tmp_path / "second"))[0] == 0
     assert sorted(os.listdir(marks)) == []
     assert subjects(vault)[0].startswith("forget")
