@@ -26,7 +26,7 @@ from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock, ownerindex
-from personakit.store.ownerindex import OwnerIndex
+from personakit.store.ownerindex import OwnerIndex, stamp, text_of
 from personakit.store.signing import Signing
 
 log = logging.getLogger("personakit")
@@ -79,11 +79,11 @@ class History:
     def keep_private(self) -> None:
         """Have git make the repository's files the owner's only, whoever runs git in it and whatever
         their umask (`core.sharedRepository=0600`: files 0600 or 0400, folders 0700)."""
-        try:
-            if self.git.config("--local", "--get", "core.sharedRepository").strip() == "0600":
-                return
-        except GitCommandError:
-            pass
+        if (
+            self.git.config("--local", "--get", "core.sharedRepository", with_exceptions=False).strip()
+            == "0600"
+        ):
+            return
         try:
             self.git.config("--local", "core.sharedRepository", "0600")
         except GitCommandError as error:  # a read-only .git/config: doctor reports the folder's modes
@@ -143,7 +143,7 @@ class History:
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
         """Commit the current content of paths (relative to the vault) and nothing else; None when
         nothing changed. Git's index then holds those paths as committed; the rest of it is untouched."""
-        seen = _stat(self.dirs()[0] / "index")  # git's index as this process last found it free of conflicts
+        seen = stamp(self.dirs()[0] / "index")  # git's index as this process last found it free of conflicts
         trouble = self.trouble(quick=seen == self._clean_index)
         if trouble:
             raise PersonaKitError(trouble)
@@ -152,14 +152,10 @@ class History:
             env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
         try:
             entries = self._entries(paths)
-            known = _read(self.own_index.with_suffix(".head")).split()  # the commit and tree it matches
+            known = text_of(self.own_index.with_suffix(".head")).split()  # the commit and tree it matches
             for attempt in range(6):
-                head: str | None
-                head_tree: str | None
-                if attempt == 0 and len(known) == 2:  # trusted: update-ref's compare-and-swap checks it
-                    head, head_tree = known
-                else:
-                    head, head_tree = self._head_and_tree()
+                trusted = attempt == 0 and len(known) == 2  # update-ref's compare-and-swap checks it
+                head, head_tree = (known[0], known[1]) if trusted else self._head_and_tree()
                 tree = self._own_tree(entries, head)
                 if tree == head_tree:
                     if attempt == 0 and self._head_and_tree()[0] != head:
@@ -184,7 +180,7 @@ class History:
         except GitCommandError as error:
             raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
         self.owner_index.update(entries, paths)
-        self._clean_index = _stat(self.dirs()[0] / "index")  # no conflict before, none added since
+        self._clean_index = stamp(self.dirs()[0] / "index")  # no conflict before, none added since
         return commit
 
     def _entries(self, paths: list[str]) -> list[list[str]]:
@@ -208,7 +204,7 @@ class History:
     def _own_tree(self, entries: list[list[str]], head: str | None) -> str:
         """The tree of HEAD with entries applied, built in PersonaKit's own index."""
         env = {"GIT_INDEX_FILE": str(self.own_index), **_CONFIG_ENV}
-        level = _read(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
+        level = text_of(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
         self._level_with(None)  # until the commit lands, the own index is ahead of every commit
         if not level or not self.own_index.exists():
             self.state.mkdir(exist_ok=True)
@@ -237,8 +233,7 @@ class History:
         return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
 
     def unstage(self, paths: list[str]) -> None:
-        """After a commit that failed: nothing reached git's index; the own index is read again next time."""
-        self._level_with(None)
+        self._level_with(None)  # after a failed commit: nothing reached git's index; read HEAD again
 
     # -- running git --------------------------------------------------------------------------------
     def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
@@ -385,21 +380,6 @@ def _said(error: GitCommandError) -> str:
     said = [line.removeprefix("stderr: ").strip("'").strip() for line in said]
     worst = [line for line in said if line.startswith(("fatal:", "error:"))]
     return (worst or said or [str(error)])[0]
-
-
-def _stat(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text()
-    except OSError:
-        return ""
 
 
 # PersonaKit's own index is read only by git's command line, so it may use index version 4 (smaller).

@@ -70,10 +70,7 @@ class OwnerIndex:
         log.info("git's index is up to date again")
 
     def pending(self) -> set[str]:
-        try:
-            return set(filter(None, self._file.read_text().split("\n")))
-        except OSError:
-            return set()
+        return set(filter(None, text_of(self._file).split("\n")))
 
     def _later(self, paths: list[str], why: str) -> None:
         pending = self.pending() | set(paths)
@@ -142,3 +139,20 @@ class OwnerIndex:
         if (split or version == 4) and not owners:
             self.run("update-index", "--no-split-index", "--index-version", "2")
             log.info("converted git's index to version 2 without a split index, which every git reads")
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    """A file's modification time and size, to tell whether it changed; None when it is missing."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def text_of(path: Path) -> str:
+    """A small file's text, or "" when it cannot be read."""
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
