@@ -19,7 +19,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from personakit.core.credentials import looks_like_credential
+from personakit.core.credentials import holds_credential
 from personakit.core.memory import VERB, InvalidMemory, Memory, claimed_ids, parse_memory, with_memory_id
 from personakit.errors import PersonaKitError
 from personakit.store.files import FileStat, digest, plain_name
@@ -116,7 +116,7 @@ def commit_hand_edits(kit: PersonaKit, names: set[str] | None) -> None:
             continue
         raw = kit.files.read(name)
         memory = parse_memory(raw, name)
-        if looks_like_credential(memory.text) or any(looks_like_credential(q) for q in memory.evidence):
+        if holds_credential(memory.text, *memory.evidence):
             log.warning(
                 "memories/%s holds something shaped like a password or key: not committed to git; "
                 "remove it from the file (personakit doctor lists it)",

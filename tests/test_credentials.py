@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from personakit.core import credentials
+from personakit.core import credential_tokens
 from personakit.core.credentials import find_credentials, looks_like_credential, mask_credentials
 
 DATA = Path(__file__).parent / "data" / "credentials"
@@ -207,16 +207,16 @@ def test_one_megabyte_of_adversarial_input_returns(name: str, capsys: pytest.Cap
     assert all(0 <= start < end <= len(text) for start, end in spans)
 
 
-@pytest.mark.parametrize("kind", [kind for kind, _ in credentials._PROVIDER_RES])
+@pytest.mark.parametrize("kind", [kind for kind, _ in credential_tokens.PROVIDER_RES])
 def test_every_provider_shape_passes_the_quick_check(kind: str) -> None:
     """Text the quick check lets by skips the provider scans, so nothing a provider pattern matches may
-    fail it: a new provider whose secret can be short needs its literal in _MAYBE_PROVIDER."""
-    pattern = dict(credentials._PROVIDER_RES)[kind]
+    fail it: a new provider whose secret can be short needs its literal in SHORT_LITERALS."""
+    pattern = dict(credential_tokens.PROVIDER_RES)[kind]
     whole = "(?=" not in pattern.pattern  # a lookahead needs text after the match
 
     @settings(max_examples=60, deadline=None, derandomize=True)
     @given(st.from_regex(pattern, fullmatch=whole, alphabet=st.characters(codec="ascii")))
     def check(example: str) -> None:
-        assert credentials._MAYBE_PROVIDER.search(example), example
+        assert credential_tokens.maybe_provider(example, example.lower()), example
 
     check()

@@ -18,7 +18,7 @@ from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from personakit.core.credentials import looks_like_credential
+from personakit.core.credentials import holds_credential, looks_like_credential
 from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory, parse_memory
 from personakit.core.relations import clashes
@@ -173,7 +173,8 @@ def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
 
 
 def _secrets(memory: Memory) -> list[str]:
-    return [t for t in (memory.text, *memory.evidence) if looks_like_credential(t)]
+    texts = (memory.text, *memory.evidence)
+    return [t for t in texts if looks_like_credential(t)] or (list(texts) if holds_credential(*texts) else [])
 
 
 def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
@@ -185,6 +186,12 @@ def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
             probe = quote[:24]
             line = next((n for n, text in enumerate(raw.splitlines(), 1) if probe in text), None)
             found.append(Problem(_at(memory, line), "an evidence quote looks like a password, key or token"))
+    if not found:  # a key cut in two, between the text and a quote or two quotes
+        found.append(
+            Problem(
+                _at(memory, _body_line(raw)), "the text and quotes together hold a password, key or token"
+            )
+        )
     advice = (
         "; remove it from the file. It is masked in anything served and PersonaKit does not commit the "
         "file while it is there (if git already has it, docs/review.md says how to purge it)"
