@@ -20,6 +20,7 @@ stay allowed when joined.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ _SEEDS = {TUNING: 20261201, HELD_OUT: 77231}
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff", "\ufe0f", "\u200e", "\u2062", "\u180e"]
 LOOK_ALIKES = dict(zip("aceopxyijsABCEHKMOPTXY", "асеорхуіјѕАВСЕНКМОРТХУ", strict=True))
 DISGUISES = ("plain", "invisible", "fullwidth", "look-alike", "split", "spaced")
+_SPACEABLE = re.compile(r"[A-Za-z0-9_+/=.~!#$%?-]+")  # one token of key characters: URLs, tags and phrases are not spread out
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def disguised(kind: str, sentence: str, value: str, disguise: str, rng: random.R
         before, after = sentence.split("{k}")
         cut = rng.randrange(max(1, len(value) // 4), max(2, len(value) * 3 // 4))
         return Secret(kind, before + value[:cut], value[cut:] + after, "", disguise)
-    if disguise == "spaced" and " " not in value and "\n" not in value:
+    if disguise == "spaced" and _SPACEABLE.fullmatch(value):
         size = rng.choice((1, 4))
         shown = " ".join(value[i : i + size] for i in range(0, len(value), size))
     elif disguise == "spaced":

@@ -55,6 +55,10 @@ _XML = re.compile(
     r"(?i)<(?P<tag>[\w:.-]{0,30}(?:password|passwd|secret|token|apikey|api_key|keymaterial|psk|passphrase)"
     r"[\w.-]{0,30})(?:\s[^<>]{0,200})?>(?P<value>[^<\n]{1,200})</"
 )
+_KEY_VALUE = re.compile(  # .NET appSettings: <add key="ApiSecret" value="..." />
+    r"(?i)key\s*=\s*\"[^\"]{0,40}(?:password|passwd|secret|token|apikey|api_key|connectionstring)[^\"]{0,40}\""
+    r"\s+value\s*=\s*\"(?P<value>[^\"]{1,200})\""
+)
 _WIFI = re.compile(
     r"(?i)wifi:(?:[a-z]{1,2}:(?:\\.|[^;\\\n]){0,200};){0,8}?p:(?P<value>(?:\\.|[^;\\\n]){1,200})"
 )
@@ -74,6 +78,8 @@ def context_spans(text: str, lower: str, windows: list[Span]) -> list[Span]:
         spans += _tool_spans(text, lower, start, end)
         if any(part in text[start:end] for part in _ENV_GATE):
             spans += _env_spans(text, start, end)
+        if "value" in window:
+            spans += [m.span("value") for m in _KEY_VALUE.finditer(text, start, end) if _literal(m.group("value"))]
         if "</" in window:
             spans += [m.span("value") for m in _XML.finditer(text, start, end) if _literal(m.group("value"))]
         if "wifi:" in window:

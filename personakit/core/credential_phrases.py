@@ -83,7 +83,7 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
         rf"(?:(?<![^\W\d_])(?P<word>{by_length(latin)})(?![^\W\d_])|(?P<cjk>{by_length(cjk)}))"
         rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,3}}?)?"
         rf"(?P<sep>\s*(?:[:=]|->)\s*|\s+(?:{by_length(said)})(?![^\W\d_])\s*:?\s*|\s*(?:{by_length(said_cjk)})\s*:?\s*"
-        r"|\s+[—–-]\s*|\s+)" + _VALUE
+        r"|\s+[—–-]\s*|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{6}|\d{3,10}(?![\w-])))" + _VALUE
     )
     return pattern, strengths
 
@@ -167,6 +167,7 @@ _IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]*)+")
 _TYPE_NAME = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*")  # private_key: Ed25519PrivateKey | None
 _AFTER_TYPE = re.compile(r"\s*(?:[,)|=\]]|->|$)")
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_CALL = re.compile(r"[\w.$]+\s*[(\[{].*[)\]}][\w.()\[\]]*")  # getpass(), os.environ["X"], cfg[key].value
 _PLACEHOLDER = re.compile(
     r"(?i)[x*.•_#?-]+|…|your[\w-]*|[\w-]*_here|redacted|hidden|masked|placeholder|changeme|example|dummy"
     r"|\[secret]|\[redacted]|\[email]"
@@ -223,7 +224,7 @@ def _value(text: str, match: re.Match[str]) -> tuple[int, int, str, bool]:
     if len(raw) >= 2 and raw[0] in "\"'`“«„「『":
         return start + 1, end - 1, raw[1:-1], True
     cjk = _CJK.search(raw)
-    if cjk and cjk.start() > 0:
+    if cjk:  # a value ends at the first CJK letter; one that starts with one is words, not a password
         raw = raw[: cjk.start()]
     value = raw.rstrip(".,:;)]}'\"。、，")  # sentence punctuation; "!" and "?" may belong to the password
     return start, start + len(value), value, False
@@ -264,7 +265,11 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
     if unjoined and strength != "pin" and (len(value) < 8 or not _letters_and_digits(value)):
         return []
     if not is_value(
-        value, strength=strength, code_like=code_like and not quoted, plain_words=plain_words or quoted
+        value,
+        strength=strength,
+        code_like=code_like and not quoted,
+        plain_words=plain_words or quoted,
+        quoted=quoted,
     ):
         return []
     spans = [(start, end)]
@@ -316,7 +321,7 @@ def _foreign_value(text: str, match: re.Match[str]) -> Span | None:
     if (
         len(value) < (3 if strength == "pin" else 4)
         or is_placeholder(value)
-        or _is_reference(value, code_like=code_like)
+        or _is_reference(value, code_like=code_like, quoted=quoted)
     ):
         return None
     if not quoted and separator == "=" and value.replace("_", "").isalpha():
@@ -345,11 +350,11 @@ def _mixed_case(value: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(value, value[1:], strict=False))
 
 
-def is_value(value: str, *, strength: str, code_like: bool, plain_words: bool) -> bool:
+def is_value(value: str, *, strength: str, code_like: bool, plain_words: bool, quoted: bool = False) -> bool:
     """Whether what was said or assigned to a secret word is a secret, not a word or a reference."""
     if len(value) < (3 if strength == "pin" else 4) or is_placeholder(value):
         return False
-    if value.lower().startswith(PUBLISHABLE) or _is_reference(value, code_like=code_like):
+    if value.lower().startswith(PUBLISHABLE) or _is_reference(value, code_like=code_like, quoted=quoted):
         return False
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
@@ -377,7 +382,8 @@ def _is_type_annotation(text: str, value: str, end: int) -> bool:
     if not _TYPE_NAME.fullmatch(value) or not _AFTER_TYPE.match(text, end):
         return False
     last = value.rsplit(".", 1)[-1]  # non-empty: the pattern ends with a name
-    return sum(map(len, _CAPITALIZED_WORD.findall(last))) >= len(last) / 2
+    capitalized = _CAPITALIZED_WORD.findall(last)  # SecretStr, Ed25519PrivateKey: two words or more
+    return len(capitalized) >= 2 and sum(map(len, capitalized)) >= len(last) / 2
 
 
 def is_placeholder(value: str) -> bool:
@@ -390,10 +396,13 @@ def is_placeholder(value: str) -> bool:
     )
 
 
-def _is_reference(value: str, *, code_like: bool) -> bool:
-    """Code that names a secret kept elsewhere: a call, an index, an attribute, an environment variable."""
+def _is_reference(value: str, *, code_like: bool, quoted: bool = False) -> bool:
+    """Code that names a secret kept elsewhere: a call, an index, an attribute, an environment variable.
+    Unquoted, any bracket is code; quoted, only a whole call or index is (a generated key may hold one)."""
     return bool(
-        any(c in value for c in "()[]{}")
+        (not quoted and any(c in value for c in "()[]{}"))
+        or _CALL.fullmatch(value)
+        or value[:1] in "([{"
         or value.lower() in _CODE_WORDS
         or _ENV_NAME.fullmatch(value)
         or _DOTTED_NAME.fullmatch(value)

@@ -120,6 +120,10 @@ class Runs:
         offset = self.spans[index][0] - self._starts[index]
         return start + offset, end + offset
 
+    def run_start(self, start: int) -> int:
+        """Where the long run holding text position start begins."""
+        return self.spans[bisect.bisect_right([s for s, _ in self.spans], start) - 1][0]
+
 
 def maybe_provider(text: str, lower: str) -> bool:
     """The quick check: False for text no provider pattern can match (most prose)."""
@@ -248,13 +252,16 @@ def random_token_spans(
             continue  # a data URI: content, not a key
         if "/" in token and text.endswith(".", 0, start):
             continue  # the path after a bare domain, as in docs.google.com/document/d/<id>
-        if token.lower().startswith(PUBLISHABLE):
-            continue
+        if text[runs.run_start(start) :].lower().startswith(PUBLISHABLE):
+            continue  # a key its provider documents as public (pk_live_..., pk.eyJ...)
         offset = start
+        name = ""
         for piece in token.split("="):  # KEY=value; trailing padding leaves empty pieces
-            if len(piece) >= RUN_MIN and looks_random(piece, is_secret_text):
+            public = piece.lower().startswith(PUBLISHABLE) or "PUBLI" in name.upper()
+            if len(piece) >= RUN_MIN and not public and looks_random(piece, is_secret_text):
                 spans.append((offset, offset + len(piece)))
             offset += len(piece) + 1
+            name = piece
     return spans
 
 

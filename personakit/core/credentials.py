@@ -50,18 +50,15 @@ from personakit.core.textview import read
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
 _SEAM_REACH = 500  # a seam's secret starts no farther than this into the second text
-# Key characters spread out one by one, or in even groups; the closed-up text is checked by shape only.
-_TOKEN = r"[A-Za-z0-9_+/=.:$-]"
-_GROUP = r"[A-Za-z0-9_+/=-]"
+# Key characters spread out one by one, or in even groups. Closed up, with the words before them, they
+# are read again as a whole.
+_GROUP = r"[A-Za-z0-9_+/=.!#$%?*&~@-]"
 _SPACED = {
-    1: re.compile(rf"{_TOKEN}(?: {_TOKEN}){{11,}}(?!\S)"),
-    **{
-        n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}}){{2,}}(?: {_GROUP}{{1,{n}}})?(?!\S)")
-        for n in (4, 5, 6, 8)
-    },
+    1: re.compile(r"\S(?: \S){7,}(?!\S)"),
+    **{n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)") for n in (4, 5, 6, 8)},
 }
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.:$-")
-_GROUP_CHARS = _TOKEN_CHARS - frozenset(".:$")
+_GROUP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.!#$%?*&~@-")
+_CONTEXT = 60  # the words before a closed-up key that are read with it ("password is", "api key:")
 _DIGITS = re.compile(r"\d+")
 _LETTERS_ONLY = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalpha()})
 
@@ -71,17 +68,21 @@ def find_credentials(text: str) -> list[Span]:
     if not text:
         return []
     view = read(text)
-    text, lower = view.text, view.lower
+    spans = _detect(view.text, view.lower)
+    if " " in view.text and _DIGITS.search(view.text):
+        spans += _closed_up(view.text)
+    return merge([view.original_span(start, end) for start, end in spans])
+
+
+def _detect(text: str, lower: str) -> list[Span]:
+    """Every family on the view, as it stands."""
     letters = lower.translate(_LETTERS_ONLY)
     words = letters.split()
     distinct = set(words)
     hints = hint_windows(lower, distinct)
-    digits = bool(_DIGITS.search(text))
-    spans = _shapes(text, lower, digits)
+    spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints) + seed_phrase_spans(letters, words, distinct)
-    spans += phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
-    spans += _closed_up(text) if digits and " " in text else []
-    return merge([view.original_span(start, end) for start, end in spans])
+    return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
 def looks_like_credential(text: str) -> bool:
@@ -138,7 +139,8 @@ def _closed_up(text: str) -> list[Span]:
     """Keys written with spaces between their characters or groups, found with the spaces taken out.
 
     Every such key holds digits, so each run of digits is looked at: when the word around it is one of
-    several words of one size in a row, the spread-out shape of that size is read from the first."""
+    several words of one size in a row, the spread-out shape of that size is read from the first, closed
+    up, after the words before it."""
     spans: list[Span] = []
     done = 0
     for digits in _DIGITS.finditer(text):
@@ -152,24 +154,26 @@ def _closed_up(text: str) -> list[Span]:
         if not run:
             continue
         done = run.end()
+        context = text[max(0, first - _CONTEXT) : first]
         last_space = run.group().rfind(" ") + run.start()
         for end_at in {run.end(), last_space}:  # with and without a short last group
             kept = [i for i in range(run.start(), end_at) if text[i] != " "]
-            closed = "".join(text[i] for i in kept)
-            for start, end in _shapes(closed, closed.lower(), True):
-                spans.append((kept[start], kept[end - 1] + 1))
+            closed = context + "".join(text[i] for i in kept)
+            for start, end in _detect(closed, closed.lower()):
+                start, end = max(start - len(context), 0), end - len(context)
+                if end > 0:
+                    spans.append((kept[start], kept[end - 1] + 1))
     return spans
 
 
 def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
     """(size, first) when the word holding text[start:end] is one of several words of one size in a
-    row (12 single characters, or 3 groups), first being where the row starts."""
+    row (8 single characters, or 2 groups), first being where the row starts."""
     word_start = text.rfind(" ", 0, start) + 1
     word_end = text.find(" ", end)
     word_end = len(text) if word_end < 0 else word_end
     size = word_end - word_start
-    allowed = _TOKEN_CHARS if size == 1 else _GROUP_CHARS
-    if size not in _SPACED or not allowed.issuperset(text[word_start:word_end]):
+    if size not in _SPACED or (size > 1 and not _GROUP_CHARS.issuperset(text[word_start:word_end])):
         return None
 
     def whole(at: int) -> bool:  # a word of this size at `at`, with a space or an end on each side
@@ -178,16 +182,18 @@ def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
             and at + size <= len(text)
             and (at == 0 or text[at - 1].isspace())
             and (at + size == len(text) or text[at + size].isspace())
-            and allowed.issuperset(text[at : at + size])
+            and not text[at : at + size].isspace()
+            and (size == 1 or _GROUP_CHARS.issuperset(text[at : at + size]))
         )
 
+    least = 8 if size == 1 else 2
     first, count = word_start, 1
-    while whole(first - size - 1) and text[first - 1] == " " and count < 200:
+    while whole(first - size - 1) and text[first - 1] == " " and count < 400:
         first, count = first - size - 1, count + 1
     following = word_end + 1
-    while count < (12 if size == 1 else 3) and whole(following) and text[following - 1] == " ":
+    while count < least and whole(following) and text[following - 1] == " ":
         following, count = following + size + 1, count + 1
-    return (size, first) if count >= (12 if size == 1 else 3) else None
+    return (size, first) if count >= least else None
 
 
 def _pairs(count: int) -> list[tuple[int, int]]:
@@ -205,8 +211,8 @@ def _seam_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
     for glue in ("", " "):
         cut, resume = len(left), len(left) + len(glue)
         for start, end in find_credentials(left + glue + right):
-            if end <= cut or start >= resume + _SEAM_REACH:
-                continue  # all in one text (or cut off by the window): already checked alone
+            if end <= cut - _SEAM_REACH or start >= resume + _SEAM_REACH:
+                continue  # far from the seam: already checked alone (or cut off by the window)
             if start < cut:
                 in_a.append((offset + start, offset + min(end, cut)))
             if end > resume:
