@@ -27,7 +27,7 @@ from personakit.core.credential_patterns import (
     QUERY_PASSWORDS,
     QUERY_TOKENS,
 )
-from personakit.core.credential_phrases import is_placeholder, is_value
+from personakit.core.credential_phrases import TOOL_HINTS, Hints, is_placeholder, is_value
 from personakit.core.credential_tokens import Span, looks_random, made_of_names, url_spans
 
 _VALUE = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'`,;&<>]{1,200})"
@@ -69,13 +69,15 @@ _MAGIC_PATH = re.compile(
 _SEGMENT = re.compile(r"/([^/?#\s]+)")
 
 
-def context_spans(text: str, lower: str, windows: list[Span]) -> list[Span]:
+def context_spans(text: str, lower: str, hints: Hints) -> list[Span]:
     spans: list[Span] = []
-    for start, end in windows:
+    tools = bool(hints.found & TOOL_HINTS)
+    for start, end in hints.windows:
         window = lower[start:end]
         if _FLAG_GATE.search(text, start, end):
             spans += _flag_spans(text, start, end)
-        spans += _tool_spans(text, lower, start, end)
+        if tools:
+            spans += _tool_spans(text, lower, start, end)
         if any(part in text[start:end] for part in _ENV_GATE):
             spans += _env_spans(text, start, end)
         if "value" in window:

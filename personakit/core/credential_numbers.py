@@ -33,7 +33,7 @@ from personakit.core.credential_tokens import Span
 # with letters check them in a lookbehind and say how many there are (_LEAD). The first alternative that
 # fits is taken, so the most specific shapes come first.
 _FROM_DIGITS = re.compile(
-    r"\d(?:"
+    r"\d(?=\d| \d)(?:"  # every shape has two digits in a row, or "1 84" (a NIR)
     r"(?P<iban>(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d)\d(?:[ -]?[A-Za-z0-9]){11,30})"
     r"|(?P<codice>(?<=(?<![A-Za-z0-9])[A-Z]{6}\d)\d[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9]))"
     r"|(?P<nino>(?<=(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d)\d ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9]))"
@@ -229,6 +229,10 @@ def labelled_id_spans(text: str, windows: list[Span]) -> list[Span]:
     return spans
 
 
+def is_seed_word(word: str) -> bool:
+    return word in _wordlist()
+
+
 @cache
 def _wordlist() -> dict[str, int]:
     text = resources.files("personakit.core").joinpath("data/bip39-english.txt").read_text(encoding="utf-8")
@@ -248,14 +252,13 @@ def _bip39_checksum(indexes: tuple[int, ...]) -> bool:
 _TOKEN = re.compile(r"\S+")
 
 
-def seed_phrase_spans(letters: str, words: list[str], distinct: set[str]) -> list[Span]:
-    """Runs of 12 to 24 BIP39 words (whatever is between them): with a valid checksum, or after a label
-    saying what they are. letters is the lower-cased view with every ASCII non-letter a space; words, its
-    split."""
+def seed_phrase_spans(lower: str, words: list[str]) -> list[Span]:
+    """Runs of 12 to 24 BIP39 words: with a valid checksum, or after a label saying what they are.
+    words are lower's whitespace-separated words, with punctuation taken off their ends."""
     wordlist = _wordlist()
-    if len(distinct) < 2 or not any(word in wordlist for word in distinct):
-        return []
     marks = bytes(map(wordlist.__contains__, words))
+    if b"\x01" * 12 not in marks:
+        return []
     found: list[tuple[int, int]] = []  # first and last word of each seed phrase
     for streak in re.finditer(rb"\x01{12,}", marks):
         found += _seeds_in(words, streak.start(), streak.end())
@@ -263,7 +266,7 @@ def seed_phrase_spans(letters: str, words: list[str], distinct: set[str]) -> lis
         return []
     wanted = {index for pair in found for index in pair}
     positions = {}
-    for index, token in enumerate(_TOKEN.finditer(letters)):
+    for index, token in enumerate(_TOKEN.finditer(lower)):
         if index in wanted:
             positions[index] = token.span()
             if len(positions) == len(wanted):

@@ -123,7 +123,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("azure client secret", r"Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])"),
     ("firebase messaging", r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}"),
     ("minisign secret key", r"RWRTY0Iy[A-Za-z0-9+/]{100,}={0,2}"),
-    ("extended private key", r"[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}"),
+    ("extended private key", r"prv[1-9A-HJ-NP-Za-km-z]{100,112}"),
     ("putty private key", r"Private-Lines: \d{1,3}\s+(?P<secret>[A-Za-z0-9+/=]{40,}(?:\s+[A-Za-z0-9+/=]{4,}){0,40})"),
     ("openai admin", r"sk-admin-[A-Za-z0-9_-]{20,}"),
     ("langfuse", r"sk-lf-[a-f0-9-]{36}"),
@@ -155,6 +155,7 @@ LEADS = {
     "terraform cloud": ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 14, 14),
     "mailchimp": ("0123456789abcdef", 32, 32),
     "azure client secret": ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.", 4, 4),
+    "extended private key": ("xtyzuv", 1, 1),
 }
 # Keys their provider documents as safe to publish (in a web page or an app): never refused.
 PUBLISHABLE = (

@@ -19,6 +19,8 @@ only in windows around a cheap literal hint found in the lower-cased view.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import personakit.core.credential_words as words
 from personakit.core.credential_patterns import PUBLISHABLE
@@ -121,11 +123,29 @@ def _trie(literals: list[str]) -> str:
 
 
 _HINT_STEM = re.compile(_trie(_STEMS))
+ID_HINTS = frozenset(words.ID_HINTS.split())
+TOOL_HINTS = frozenset(words.TOOL_HINTS.split())
 
 
-def hint_windows(lower: str, distinct: set[str]) -> list[Span]:
-    """Windows around the words that may name a secret: where the phrase and context checks read."""
-    found = set(_HINT_STEM.findall(" ".join(distinct))) | (_HINT_WORDS & distinct)
+class Hints(NamedTuple):
+    """Where the phrase and context checks read, and which hint words were found (each family reads
+    only if one of its own words is among them)."""
+
+    windows: list[Span]
+    found: frozenset[str]
+
+
+def hint_windows(lower: str, distinct: set[str]) -> Hints:
+    """Windows around the words that may name a secret. distinct: lower's whitespace-separated words."""
+    # A word name is near a word's start or end: a run of key characters is read only so far, and a
+    # megabyte of base64 is not searched for hints.
+    shown: Iterable[str] = distinct
+    if sum(map(len, distinct)) > 4096 and max(map(len, distinct)) > 256:
+        shown = [word if len(word) <= 256 else word[:128] + " " + word[-128:] for word in distinct]
+    joined = " ".join(shown)
+    pieces = set(_HINT_WORDS.intersection(distinct))
+    pieces.update(_HINT_WORDS.intersection(_NOT_LETTERS.split(" ".join(w for w in shown if not w.isalpha()))))
+    found = set(_HINT_STEM.findall(joined)) | pieces
     found |= {literal for literal in words.HINT_LITERALS if literal in lower}
     starts: list[int] = []
     for hint in found:
@@ -139,9 +159,11 @@ def hint_windows(lower: str, distinct: set[str]) -> list[Span]:
             ):
                 starts.append(position)
             position = lower.find(hint, position + 1)
-    return merge([(max(0, start - _WINDOW_BEFORE), start + _WINDOW_AFTER) for start in sorted(starts)])
+    windows = merge([(max(0, start - _WINDOW_BEFORE), start + _WINDOW_AFTER) for start in sorted(starts)])
+    return Hints(windows, frozenset(found) if windows else frozenset())
 
 
+_NOT_LETTERS = re.compile(r"[^\w]+|[\d_]+")
 _SEPARATOR_NEAR = re.compile(r"[\s:=>\"'`。，：]")
 
 
@@ -197,9 +219,9 @@ _HEX_KEY = re.compile(
 )
 
 
-def phrase_spans(text: str, lower: str, windows: list[Span]) -> list[Span]:
+def phrase_spans(text: str, lower: str, hints: Hints) -> list[Span]:
     spans: list[Span] = []
-    for window_start, window_end in windows:
+    for window_start, window_end in hints.windows:
         window = lower[window_start:window_end]
         for match in _ENGLISH.finditer(text, window_start, window_end):
             spans += _judged(text, match, code_like=not words_said(match), plain_words=True)

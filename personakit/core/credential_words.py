@@ -56,6 +56,17 @@ HINT_WORDS = """
     net helm oras mycli kod kode cle tfa
 """
 HINT_LITERALS = ("2fa", "p/w", "wi-fi", "7z")
+# Hints that say an identity number may follow, and hints that name a command-line tool.
+ID_HINTS = """
+    ssn itin tin ein nino sin bsn nir dni nie nif cpf pan rrn cnp oib egn amka hetu cpr inn social insurance
+    passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
+    account acct routing
+"""
+TOOL_HINTS = """
+    mysql mariadb mycli redis ldap sqlcmd bcp isql osql docker podman nerdctl helm buildah skopeo oras keygen
+    mongo smbclient smbmap crackmapexec nxc freerdp rdesktop psexec paexec nmcli configure zip unzip rar
+    unrar net aws 7z pass
+"""
 
 # Other languages. `secret` words take a value that looks like one; `pin` words need a digit. `said`
 # joins word and value ("ist", "est", "是"); `link` opens a qualifier ("für das WLAN", "del wifi").

@@ -35,9 +35,10 @@ import re
 from collections.abc import Sequence
 
 from personakit.core.credential_contexts import context_spans
-from personakit.core.credential_numbers import labelled_id_spans, number_spans, seed_phrase_spans
-from personakit.core.credential_phrases import hint_windows, is_placeholder, phrase_spans
+from personakit.core.credential_numbers import is_seed_word, labelled_id_spans, number_spans, seed_phrase_spans
+from personakit.core.credential_phrases import ID_HINTS, hint_windows, is_placeholder, phrase_spans
 from personakit.core.credential_tokens import (
+    LONG_RUN,
     Runs,
     Span,
     merge,
@@ -50,17 +51,18 @@ from personakit.core.textview import read
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
 _SEAM_REACH = 500  # a seam's secret starts no farther than this into the second text
+_EDGE = 120  # what of each side shows whether joining them is worth a look
 # Key characters spread out one by one, or in even groups. Closed up, with the words before them, they
 # are read again as a whole.
 _GROUP = r"[A-Za-z0-9_+/=.!#$%?*&~@-]"
 _SPACED = {
-    1: re.compile(r"\S(?: \S){7,}(?!\S)"),
+    1: re.compile(r"\S(?: \S)+(?!\S)"),
     **{n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)") for n in (4, 5, 6, 8)},
 }
 _GROUP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.!#$%?*&~@-")
 _CONTEXT = 60  # the words before a closed-up key that are read with it ("password is", "api key:")
 _DIGITS = re.compile(r"\d+")
-_LETTERS_ONLY = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalpha()})
+_EDGES = ".,;:!?()[]{}<>\"'`*_"  # taken off a word's ends: "abandon," is abandon, "(pin)" is pin
 
 
 def find_credentials(text: str) -> list[Span]:
@@ -68,20 +70,28 @@ def find_credentials(text: str) -> list[Span]:
     if not text:
         return []
     view = read(text)
-    spans = _detect(view.text, view.lower)
-    if " " in view.text and _DIGITS.search(view.text):
+    tokens = view.lower.split()
+    distinct = set(tokens)
+    spans = _detect(view.text, view.lower, tokens, distinct)
+    if _DIGITS.search(view.text) and any(_may_be_spread_out(t) for t in distinct if not t.isalpha()):
         spans += _closed_up(view.text)
     return merge([view.original_span(start, end) for start, end in spans])
 
 
-def _detect(text: str, lower: str) -> list[Span]:
-    """Every family on the view, as it stands."""
-    letters = lower.translate(_LETTERS_ONLY)
-    words = letters.split()
-    distinct = set(words)
+def _may_be_spread_out(word: str) -> bool:
+    """A word that can be one piece of a key spread out with spaces: a character, or a group with a digit."""
+    return len(word) in _SPACED and any(c.isdigit() for c in word) and (len(word) == 1 or _GROUP_CHARS.issuperset(word))
+
+
+def _detect(text: str, lower: str, tokens: list[str] | None = None, distinct: set[str] | None = None) -> list[Span]:
+    """Every family on the view, as it stands (tokens: lower's words, and each once, if known)."""
+    tokens = lower.split() if tokens is None else tokens
+    distinct = set(tokens) if distinct is None else distinct
+    bare = {token: token.strip(_EDGES) for token in distinct}
     hints = hint_windows(lower, distinct)
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
-    spans += labelled_id_spans(text, hints) + seed_phrase_spans(letters, words, distinct)
+    spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
+    spans += seed_phrase_spans(lower, list(map(bare.__getitem__, tokens)))
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
@@ -139,7 +149,7 @@ def _closed_up(text: str) -> list[Span]:
     """Keys written with spaces between their characters or groups, found with the spaces taken out.
 
     Every such key holds digits, so each run of digits is looked at: when the word around it is one of
-    several words of one size in a row, the spread-out shape of that size is read from the first, closed
+    several words of one size in a row, the spread-out run of that size is read from the first, closed
     up, after the words before it."""
     spans: list[Span] = []
     done = 0
@@ -147,16 +157,12 @@ def _closed_up(text: str) -> list[Span]:
         if digits.start() < done:
             continue
         found = _spread_out(text, digits.start(), digits.end())
-        if not found:
-            continue
-        size, first = found
-        run = _SPACED[size].match(text, first)
+        run = _SPACED[found[0]].match(text, found[1]) if found else None
         if not run:
             continue
         done = run.end()
-        context = text[max(0, first - _CONTEXT) : first]
-        last_space = run.group().rfind(" ") + run.start()
-        for end_at in {run.end(), last_space}:  # with and without a short last group
+        context = text[max(0, run.start() - _CONTEXT) : run.start()]
+        for end_at in {run.end(), text.rfind(" ", run.start(), run.end())}:  # with and without a short last group
             kept = [i for i in range(run.start(), end_at) if text[i] != " "]
             closed = context + "".join(text[i] for i in kept)
             for start, end in _detect(closed, closed.lower()):
@@ -196,6 +202,20 @@ def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (size, first) if count >= least else None
 
 
+def _worth_joining(left: str, right: str) -> bool:
+    """Whether the two ends joined hold any sign of a secret: a digit, a run of key characters, a word
+    that names a secret, a PEM line, a URL, or seed words on both sides. Two ends of ordinary prose are
+    not read again."""
+    edge = left + right
+    if _DIGITS.search(edge) or LONG_RUN.search(edge) or "-----" in edge or "://" in edge:
+        return True
+    lower = edge.lower()
+    if hint_windows(lower, set(lower.split())).windows:
+        return True
+    ends = (left.lower().split()[-2:], right.lower().split()[:2])
+    return all(any(is_seed_word(word.strip(_EDGES)) for word in end) for end in ends)
+
+
 def _pairs(count: int) -> list[tuple[int, int]]:
     """Which texts are joined: the first (a memory's text) with each other, and each with the next, both ways."""
     pairs = {(0, i) for i in range(1, count)} | {(i, i + 1) for i in range(count - 1)}
@@ -204,6 +224,8 @@ def _pairs(count: int) -> list[tuple[int, int]]:
 
 def _seam_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
     """Spans, in a and in b, of credentials found only where a's end and b's start are joined."""
+    if not _worth_joining(a[-_EDGE:], b[:_EDGE]):
+        return [], []
     left, right = a[-_SEAM:], b[:_SEAM]
     offset = len(a) - len(left)
     in_a: list[Span] = []
