@@ -34,13 +34,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WORDS = (
+_WORDS_TEXT = (
     "the a of and to in is was for on that with as by at from my our we it be this are or have an they "
     "which one you were her all she there would their will when who him been has more if no out so said "
     "what up its about into than them can only other new some could time these two may then do first any "
     "like now my favourite coffee morning meeting notes project garden bread weekend sister flight Berlin "
     "prefers writes works evenings quietly budget dinner review draft"
-).split()
+)
+WORDS = _WORDS_TEXT.split()
 OTHER = (
     "Das Treffen ist am Montag um zehn Uhr im Büro. 我喜欢在早上喝咖啡，然后去公园散步。 "
     "Мы встречаемся в пятницу вечером у Анны. 日曜日は家族と過ごすのが好きです。 "
@@ -146,7 +147,9 @@ def measure(adversarial: bool) -> dict[str, float]:
 def _run(pythonpath: Path, adversarial: bool) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(pythonpath), "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, __file__, "--child", *(["--adversarial"] if adversarial else [])]
-    output = subprocess.run(command, env=env, check=True, capture_output=True, text=True, cwd=pythonpath).stdout
+    output = subprocess.run(
+        command, env=env, check=True, capture_output=True, text=True, cwd=pythonpath
+    ).stdout
     return json.loads(output)
 
 
@@ -157,10 +160,14 @@ def _format(seconds: float) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--only", choices=["here", "main"])
     parser.add_argument("--adversarial", action="store_true", help="also time 1 MB of pathological text")
-    parser.add_argument("--rounds", type=int, default=3, help="runs of each checkout, alternating (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="runs of each checkout, alternating (default 3)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -24,16 +24,30 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from credential_kinds import BENIGN_KINDS, KEY_KINDS, PAIRS
+from credential_benign import BENIGN_KINDS, PAIRS
+from credential_kinds import KEY_KINDS
 
 DATA = Path(__file__).parent / "data" / "credentials"
 TUNING, HELD_OUT = "tuning", "held-out"
 PARTS = (TUNING, HELD_OUT)
 _SEEDS = {TUNING: 20261201, HELD_OUT: 77231}
-INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff", "\ufe0f", "\u200e", "\u2062", "\u180e"]
+INVISIBLE = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\u00ad",
+    "\ufeff",
+    "\ufe0f",
+    "\u200e",
+    "\u2062",
+    "\u180e",
+]
 LOOK_ALIKES = dict(zip("aceopxyijsABCEHKMOPTXY", "асеорхуіјѕАВСЕНКМОРТХУ", strict=True))
 DISGUISES = ("plain", "invisible", "fullwidth", "look-alike", "split", "spaced")
-_SPACEABLE = re.compile(r"[A-Za-z0-9_+/=.~!#$%?-]+")  # one token of key characters: URLs, tags and phrases are not spread out
+_SPACEABLE = re.compile(
+    r"[A-Za-z0-9_+/=.~!#$%?-]+"
+)  # one token of key characters: URLs, tags and phrases are not spread out
 
 
 @dataclass(frozen=True)
@@ -144,7 +158,12 @@ def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
         if rng.random() < 0.5:
             made.append(Benign("disguised: invisible", _invisible(line, rng)))
         else:
-            made.append(Benign("disguised: fullwidth", "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in line)))
+            made.append(
+                Benign(
+                    "disguised: fullwidth",
+                    "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in line),
+                )
+            )
     pairs = PAIRS[: len(PAIRS) // 2] if part == TUNING else PAIRS[len(PAIRS) // 2 :]
     for text, quote in pairs:  # a memory and its evidence, joined both ways
         made.append(Benign("text and quote", text, quote))

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from credential_corpus import PARTS, Benign, Secret, benign, secrets  # noqa: E402
+from credential_corpus import PARTS, Benign, Secret, benign, secrets
 
-from personakit.core.credentials import holds_credential  # noqa: E402
+from personakit.core.credentials import holds_credential
 
 
 @dataclass
@@ -66,13 +66,19 @@ def per_kind(results: list[Result]) -> str:
             counts[s.kind][r.part][1] += id(s) not in missed
     lines = ["| kind | " + " | ".join(f"{p} found" for p in PARTS) + " |", "|---|" + "---|" * len(PARTS)]
     for kind in sorted(counts):
-        cells = [f"{found}/{total}" if total else "-" for total, found in (counts[kind].get(p, [0, 0]) for p in PARTS)]
+        cells = [
+            f"{found}/{total}" if total else "-"
+            for total, found in (counts[kind].get(p, [0, 0]) for p in PARTS)
+        ]
         lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def per_disguise(results: list[Result]) -> str:
-    lines = ["| disguise | " + " | ".join(f"{r.part} found" for r in results) + " |", "|---|" + "---|" * len(results)]
+    lines = [
+        "| disguise | " + " | ".join(f"{r.part} found" for r in results) + " |",
+        "|---|" + "---|" * len(results),
+    ]
     names = sorted({s.disguise for r in results for s in r.secrets})
     for name in names:
         cells = []
@@ -85,7 +91,10 @@ def per_disguise(results: list[Result]) -> str:
 
 
 def per_benign_kind(results: list[Result]) -> str:
-    lines = ["| benign kind | " + " | ".join(f"{r.part} refused" for r in results) + " |", "|---|" + "---|" * len(results)]
+    lines = [
+        "| benign kind | " + " | ".join(f"{r.part} refused" for r in results) + " |",
+        "|---|" + "---|" * len(results),
+    ]
     for name in sorted({b.kind for r in results for b in r.benign}):
         cells = []
         for r in results:
@@ -97,7 +106,9 @@ def per_benign_kind(results: list[Result]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--misses", action="store_true", help="list every missed secret and refused sentence")
     parser.add_argument("--part", choices=PARTS, help="only this part")
     args = parser.parse_args()

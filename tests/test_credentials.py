@@ -60,7 +60,9 @@ def test_recall_and_false_refusals_meet_the_targets(
         print(f"\n{report}")
     missed = [f"{s.kind}/{s.disguise}: {s.text!r} {s.quote!r}" for s in result.missed]
     assert result.recall >= MIN_RECALL, f"{report}; missed: {missed}"
-    assert result.false_refusals <= MAX_FALSE_REFUSAL, f"{report}; refused: {[b.text for b in result.refused]}"
+    assert result.false_refusals <= MAX_FALSE_REFUSAL, (
+        f"{report}; refused: {[b.text for b in result.refused]}"
+    )
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -78,7 +80,11 @@ def test_mask_removes_each_secret_and_keeps_the_words_around_it(part: str) -> No
 
 @pytest.mark.parametrize("part", PARTS)
 def test_benign_sentences_not_refused_are_served_unchanged(part: str) -> None:
-    changed = [b.text for b in benign(part) if not looks_like_credential(b.text) and mask_credentials(b.text) != b.text]
+    changed = [
+        b.text
+        for b in benign(part)
+        if not looks_like_credential(b.text) and mask_credentials(b.text) != b.text
+    ]
     assert not changed
 
 

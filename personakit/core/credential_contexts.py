@@ -19,6 +19,8 @@ import itertools
 import re
 
 import personakit.core.credential_words as words
+from personakit.core.credential_bodies import looks_random, made_of_names
+from personakit.core.credential_hints import TOOL_HINTS, Hints
 from personakit.core.credential_patterns import (
     CLI_OPENSSL_PASS,
     CLI_SECRET_FLAGS,
@@ -27,8 +29,9 @@ from personakit.core.credential_patterns import (
     QUERY_PASSWORDS,
     QUERY_TOKENS,
 )
-from personakit.core.credential_phrases import TOOL_HINTS, Hints, is_placeholder, is_value
-from personakit.core.credential_tokens import Span, looks_random, made_of_names, url_spans
+from personakit.core.credential_runs import Span
+from personakit.core.credential_tokens import url_spans
+from personakit.core.credential_values import is_placeholder, is_value
 
 _VALUE = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'`,;&<>]{1,200})"
 _FLAG_GATE = re.compile(r"[-/](?<!\S.)(?:-?[A-Za-z]|p:)")
@@ -81,7 +84,9 @@ def context_spans(text: str, lower: str, hints: Hints) -> list[Span]:
         if any(part in text[start:end] for part in _ENV_GATE):
             spans += _env_spans(text, start, end)
         if "value" in window:
-            spans += [m.span("value") for m in _KEY_VALUE.finditer(text, start, end) if _literal(m.group("value"))]
+            spans += [
+                m.span("value") for m in _KEY_VALUE.finditer(text, start, end) if _literal(m.group("value"))
+            ]
         if "</" in window:
             spans += [m.span("value") for m in _XML.finditer(text, start, end) if _literal(m.group("value"))]
         if "wifi:" in window:

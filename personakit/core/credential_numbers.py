@@ -27,7 +27,7 @@ from functools import cache
 from importlib import resources
 
 from personakit.core.credential_patterns import CARD_RANGES, IBAN_LENGTHS, ID_LABELS
-from personakit.core.credential_tokens import Span
+from personakit.core.credential_runs import Span
 
 # All found from a digit (each pattern opens with one, so re skips to digits fast); shapes that open
 # with letters check them in a lookbehind and say how many there are (_LEAD). The first alternative that

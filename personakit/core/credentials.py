@@ -34,19 +34,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from personakit.core.credential_bodies import random_token_spans
 from personakit.core.credential_contexts import context_spans
-from personakit.core.credential_numbers import is_seed_word, labelled_id_spans, number_spans, seed_phrase_spans
-from personakit.core.credential_phrases import ID_HINTS, hint_windows, is_placeholder, phrase_spans
-from personakit.core.credential_tokens import (
-    LONG_RUN,
-    Runs,
-    Span,
-    merge,
-    pem_spans,
-    provider_spans,
-    random_token_spans,
-    url_spans,
+from personakit.core.credential_hints import ID_HINTS, hint_windows
+from personakit.core.credential_numbers import (
+    is_seed_word,
+    labelled_id_spans,
+    number_spans,
+    seed_phrase_spans,
 )
+from personakit.core.credential_phrases import phrase_spans
+from personakit.core.credential_runs import LONG_RUN, Runs, Span, merge
+from personakit.core.credential_tokens import pem_spans, provider_spans, url_spans
+from personakit.core.credential_values import is_placeholder
 from personakit.core.textview import read
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
@@ -57,7 +57,10 @@ _EDGE = 120  # what of each side shows whether joining them is worth a look
 _GROUP = r"[A-Za-z0-9_+/=.!#$%?*&~@-]"
 _SPACED = {
     1: re.compile(r"\S(?: \S)+(?!\S)"),
-    **{n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)") for n in (4, 5, 6, 8)},
+    **{
+        n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)")
+        for n in (4, 5, 6, 8)
+    },
 }
 _GROUP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.!#$%?*&~@-")
 _CONTEXT = 60  # the words before a closed-up key that are read with it ("password is", "api key:")
@@ -80,10 +83,16 @@ def find_credentials(text: str) -> list[Span]:
 
 def _may_be_spread_out(word: str) -> bool:
     """A word that can be one piece of a key spread out with spaces: a character, or a group with a digit."""
-    return len(word) in _SPACED and any(c.isdigit() for c in word) and (len(word) == 1 or _GROUP_CHARS.issuperset(word))
+    return (
+        len(word) in _SPACED
+        and any(c.isdigit() for c in word)
+        and (len(word) == 1 or _GROUP_CHARS.issuperset(word))
+    )
 
 
-def _detect(text: str, lower: str, tokens: list[str] | None = None, distinct: set[str] | None = None) -> list[Span]:
+def _detect(
+    text: str, lower: str, tokens: list[str] | None = None, distinct: set[str] | None = None
+) -> list[Span]:
     """Every family on the view, as it stands (tokens: lower's words, and each once, if known)."""
     tokens = lower.split() if tokens is None else tokens
     distinct = set(tokens) if distinct is None else distinct
@@ -162,7 +171,10 @@ def _closed_up(text: str) -> list[Span]:
             continue
         done = run.end()
         context = text[max(0, run.start() - _CONTEXT) : run.start()]
-        for end_at in {run.end(), text.rfind(" ", run.start(), run.end())}:  # with and without a short last group
+        for end_at in {
+            run.end(),
+            text.rfind(" ", run.start(), run.end()),
+        }:  # with and without a short last group
             kept = [i for i in range(run.start(), end_at) if text[i] != " "]
             closed = context + "".join(text[i] for i in kept)
             for start, end in _detect(closed, closed.lower()):

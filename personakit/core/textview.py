@@ -89,9 +89,9 @@ def _fold_char(char: str) -> str:
             continue
         else:
             decomposed = unicodedata.normalize("NFD", part)
-            if len(decomposed) > 1 and decomposed[0].isascii() and decomposed[0].isalpha():
-                if all(unicodedata.category(c) == "Mn" for c in decomposed[1:]):
-                    part = decomposed[0]
+            latin = len(decomposed) > 1 and decomposed[0].isascii() and decomposed[0].isalpha()
+            if latin and all(unicodedata.category(c) == "Mn" for c in decomposed[1:]):
+                part = decomposed[0]
         folded.append(_FOLD_LOOK_ALIKE.get(part, part))
     return "".join(folded)
 
