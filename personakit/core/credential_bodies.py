@@ -83,7 +83,8 @@ def random_token_spans(
             continue  # a data URI: content, not a key
         if "/" in token and text.endswith(".", 0, start):
             continue  # the path after a bare domain, as in docs.google.com/document/d/<id>
-        if text[runs.run_start(start) :].lower().startswith(PUBLISHABLE):
+        run_start = runs.run_start(start)
+        if text[run_start : run_start + 16].lower().startswith(PUBLISHABLE):
             continue  # a key its provider documents as public (pk_live_..., pk.eyJ...)
         offset = start
         name = ""

@@ -23,6 +23,7 @@ class Runs:
     def __init__(self, text: str) -> None:
         self.spans = [m.span() for m in LONG_RUN.finditer(text)]
         self.joined = "\n".join(text[start:end] for start, end in self.spans)
+        self._text_starts = [start for start, _ in self.spans]
         self._starts: list[int] = []
         position = 0
         for start, end in self.spans:
@@ -36,7 +37,7 @@ class Runs:
 
     def run_start(self, start: int) -> int:
         """Where the long run holding text position start begins."""
-        return self.spans[bisect.bisect_right([s for s, _ in self.spans], start) - 1][0]
+        return self.spans[bisect.bisect_right(self._text_starts, start) - 1][0]
 
 
 def merge(spans: list[Span]) -> list[Span]:

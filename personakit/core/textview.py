@@ -49,7 +49,7 @@ _LOOSE_MARKS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0
 # Cyrillic в for b: they fold anyway, to keep the cases together.)
 _LOOK_ALIKES = {
     **dict(zip("авекмнорстухіјѕһԁԛԝӏьѵ", "abekmhopctyxijshdqwlbv", strict=True)),  # Cyrillic
-    **dict(zip("αβεζηικμνορτυχϲϳ", "abezhikmnoptyxcj", strict=True)),  # Greek
+    **dict(zip("αβεζηικμνορτυχϳ", "abezhikmnoptyxj", strict=True)),  # Greek
     "ı": "i",  # dotless i
     "ȷ": "j",
     "ɑ": "a",
