@@ -29,7 +29,9 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
         "import sys; from personakit.store.files import template_dir; from personakit.service import init_vault;"
         "from personakit.resources import guide_text; assert guide_text().startswith('# Using PersonaKit');"
         "t = template_dir(); assert str(t).startswith(sys.argv[1]), t;"
-        "init_vault(__import__('pathlib').Path(sys.argv[2]))"
+        "init_vault(__import__('pathlib').Path(sys.argv[2]));"
+        "from personakit.core.credentials import looks_like_credential as found;"  # reads core/data/
+        "assert found('legal winner thank year wave sausage worth useful legal winner thank yellow')"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     vault = tmp_path / "vault"
