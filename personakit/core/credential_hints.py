@@ -66,6 +66,7 @@ class Hints(NamedTuple):
 
     windows: list[Span]
     found: frozenset[str]
+    starts: list[int]  # where each hint begins, in order
 
 
 def hint_windows(lower: str, distinct: set[str]) -> Hints:
@@ -92,8 +93,9 @@ def hint_windows(lower: str, distinct: set[str]) -> Hints:
             ):
                 starts.append(position)
             position = lower.find(hint, position + 1)
-    windows = merge([(max(0, start - _WINDOW_BEFORE), start + _WINDOW_AFTER) for start in sorted(starts)])
-    return Hints(windows, frozenset(found) if windows else frozenset())
+    starts.sort()
+    windows = merge([(max(0, start - _WINDOW_BEFORE), start + _WINDOW_AFTER) for start in starts])
+    return Hints(windows, frozenset(found) if windows else frozenset(), starts)
 
 
 _NOT_LETTERS = re.compile(r"[^\w]+|[\d_]+")

@@ -33,7 +33,7 @@ from personakit.core.credential_runs import Span
 # with letters check them in a lookbehind and say how many there are (_LEAD). The first alternative that
 # fits is taken, so the most specific shapes come first.
 _FROM_DIGITS = re.compile(
-    r"\d(?=\d| \d)(?:"  # every shape has two digits in a row, or "1 84" (a NIR)
+    r"\d(?<!\d\d)(?=\d| \d)(?:"  # the first digit of a number: two in a row, or "1 84" (a NIR)
     r"(?P<iban>(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d)\d(?:[ -]?[A-Za-z0-9]){11,30})"
     r"|(?P<codice>(?<=(?<![A-Za-z0-9])[A-Z]{6}\d)\d[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9]))"
     r"|(?P<nino>(?<=(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d)\d ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9]))"

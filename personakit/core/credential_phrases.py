@@ -18,6 +18,7 @@ only in the windows `credential_hints` finds. Whether a value is one is `credent
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import personakit.core.credential_words as words
@@ -119,19 +120,62 @@ _UNJOINED_PIN = re.compile(r"\d{4,10}|\d{2,5}(?:[ -]\d{2,5}){1,3}")
 
 
 def phrase_spans(text: str, lower: str, hints: Hints) -> list[Span]:
+    """Every phrase starts at a word a little before one of its hints. Where hints are few, the patterns
+    are tried at those words only; where they crowd a window, one scan of the window is cheaper."""
     spans: list[Span] = []
     for window_start, window_end in hints.windows:
+        first = bisect.bisect_left(hints.starts, window_start)
+        last = bisect.bisect_left(hints.starts, window_end)
+        if last - first <= _FEW_HINTS:
+            spans += _at_hints(text, lower, hints.starts[first:last])
+            continue
         window = lower[window_start:window_end]
         for match in _ENGLISH.finditer(text, window_start, window_end):
             spans += _judged(text, match, code_like=not words_said(match), plain_words=True)
-        if "set" in window or "chang" in window or "updat" in window:
+        if _SET_HINT.search(window):
             for match in _SET_TO.finditer(text, window_start, window_end):
                 spans += _judged(text, match, code_like=False, plain_words=False)
         for match in _FOREIGN.finditer(lower, window_start, window_end):
-            span = _foreign_value(text, match)
-            if span:
-                spans.append(span)
+            spans += [span] if (span := _foreign_value(text, match)) else []
     return spans
+
+
+def _at_hints(text: str, lower: str, starts: list[int]) -> list[Span]:
+    spans: list[Span] = []
+    tried: set[int] = set()
+    english_end = foreign_end = set_to_end = 0
+    for hint in starts:
+        for start in _word_starts(text, max(0, hint - _KEYWORD_BEFORE), hint):
+            if start in tried:
+                continue
+            tried.add(start)
+            if start >= english_end and (match := _ENGLISH.match(text, start)):
+                spans += _judged(text, match, code_like=not words_said(match), plain_words=True)
+                english_end = match.end()
+            if start >= foreign_end and (match := _FOREIGN.match(lower, start)):
+                spans += [span] if (span := _foreign_value(text, match)) else []
+                foreign_end = match.end()
+        before = max(0, hint - _SET_BEFORE)
+        if hint >= set_to_end and _SET_HINT.search(lower, before, hint):
+            for match in _SET_TO.finditer(text, before, hint + _KEYWORD_AFTER):
+                spans += _judged(text, match, code_like=False, plain_words=False)
+                set_to_end = match.end()
+    return spans
+
+
+_FEW_HINTS = 3  # hints in a window up to which trying the patterns at them beats scanning the window
+_KEYWORD_BEFORE = 32  # a keyword starts at most this far before its hint ("personal access token")
+_KEYWORD_AFTER = 420  # and its value ends within this far after it
+_SET_BEFORE = 80  # "set the office wifi password to": the verb is a few words before
+_SET_HINT = re.compile(r"set|chang|updat")
+
+
+def _word_starts(text: str, start: int, hint: int) -> list[int]:
+    """Where words start in text[start:hint], and the hint itself (a CJK word has no start of its own)."""
+    return [*(m.start() for m in _WORD_BEGINS.finditer(text, start, hint)), hint]
+
+
+_WORD_BEGINS = re.compile(r"(?<![^\W\d_])\w|(?<=[a-z])[A-Z]")
 
 
 def words_said(match: re.Match[str]) -> bool:

@@ -24,7 +24,7 @@ STRONG = (
 PIN = (
     r"pin(?:[ _-]?(?:code|number|no\.?))?|pass[ _-]?code|cvv2?|cvc2?|csc|card[ _-]?security[ _-]?code"
     r"|(?:door|gate|alarm|garage|lock|locker|safe|entry|security|unlock|recovery|backup|access|keypad|building"
-    r"|lockbox|key[ _-]?safe|padlock|verification|one[ -]time|2fa|mfa|otp|sms|login|sign[ -]?in|auth"
+    r"|lockbox|key[ _-]?safe|padlock|verification|one[ -]time|2fa|mfa|otp|totp|sms|login|sign[ -]?in|auth"
     r"|authentication|authenticator|confirmation|scratch|emergency|reset|activation|voicemail|alarm[ _-]panel)"
     r"[ _-]codes?"
     r"|otp|totp|(?:lock|locker|safe|padlock|bike[ _-]lock|suitcase|luggage)?[ _-]?(?:combination|combo)"
@@ -51,7 +51,7 @@ HINT_STEMS = """
     passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
 """
 HINT_WORDS = """
-    pw pwd pws pin pins otp otps psk wpa cvv cvc csc ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
+    pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
     rrn cnp oib egn amka hetu cpr inn acct mfa sig sigs jwt mdp zip unzip rar unrar bcp isql osql nxc aws
     net helm oras mycli kod kode cle tfa
 """
