@@ -99,7 +99,9 @@ def test_text_is_read_as_a_person_reads_it(written: str, read_as: str) -> None:
 
 
 def test_spans_map_back_to_the_text_as_written() -> None:
-    written = "key: ｓｋ－ａｎｔ－\u200bapi03-" + "Zq8RtY2pWx4Lm6NbFAKEk3Jd9QvTg7HsXc1Ue5Ao0Bi2Cy4Dz6Ew8Fv" + " ﬁne"
+    written = (
+        "key: ｓｋ－ａｎｔ－\u200bapi03-" + "Zq8RtY2pWx4Lm6NbFAKEk3Jd9QvTg7HsXc1Ue5Ao0Bi2Cy4Dz6Ew8Fv" + " ﬁne"
+    )
     [(start, end)] = find_credentials(written)
     assert written[start:end].startswith("ｓｋ－") and written[end:] == " ﬁne"
 

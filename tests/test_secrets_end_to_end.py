@@ -62,13 +62,25 @@ async def test_disguised_secrets_are_refused_and_near_misses_stored(vault: Path)
 async def test_a_key_cut_between_text_and_quote_is_refused(vault: Path) -> None:
     async with connect(vault) as session:
         cut = await call(
-            session, "personakit_propose", text=f"Uses {TOKEN[:20]}", quote=f"{TOKEN[20:]} for bots", category="tools"
+            session,
+            "personakit_propose",
+            text=f"Uses {TOKEN[:20]}",
+            quote=f"{TOKEN[20:]} for bots",
+            category="tools",
         )
         reversed_cut = await call(
-            session, "personakit_propose", text=f"{TOKEN[20:]} for bots", quote=f"token {TOKEN[:20]}", category="tools"
+            session,
+            "personakit_propose",
+            text=f"{TOKEN[20:]} for bots",
+            quote=f"token {TOKEN[:20]}",
+            category="tools",
         )
         said = await call(
-            session, "personakit_propose", text="The router password is", quote="Tr0ub4dor&3", category="other"
+            session,
+            "personakit_propose",
+            text="The router password is",
+            quote="Tr0ub4dor&3",
+            category="other",
         )
     assert cut == reversed_cut == said == {"stored": False, "reason": "credential_shape"}
     assert TOKEN[20:] not in Repo(vault).git.log("-p")
