@@ -30,7 +30,7 @@ from credential_kinds import KEY_KINDS
 DATA = Path(__file__).parent / "data" / "credentials"
 TUNING, HELD_OUT = "tuning", "held-out"
 PARTS = (TUNING, HELD_OUT)
-_SEEDS = {TUNING: 20261201, HELD_OUT: 77231}
+_SEEDS = {TUNING: 20261201, HELD_OUT: 5150881}
 INVISIBLE = [
     "\u200b",
     "\u200c",
@@ -103,15 +103,25 @@ def _rows(path: Path) -> list[tuple[str, str, str]]:
 def generated_secrets(part: str) -> list[Secret]:
     rng = random.Random(_SEEDS[part])
     made: list[Secret] = []
+    held_out = _held_out_sentences()
     for kind, maker, templates in KEY_KINDS:
-        # the tuning part uses the first half of each kind's sentences, the held-out part the rest
+        # the tuning part uses the first half of each kind's sentences; the held-out part the sentences
+        # written for it after tuning, or the generic held-out ones
         half = max(1, len(templates) // 2)
-        sentences = templates[:half] if part == TUNING else templates[half:] or templates
+        sentences = templates[:half] if part == TUNING else held_out.get(kind, held_out["*"])
         for disguise in DISGUISES:
             value = maker(rng)
             sentence = rng.choice(sentences)
             made.append(disguised(kind, sentence, value, disguise, rng))
     return made
+
+
+def _held_out_sentences() -> dict[str, list[str]]:
+    """kind<TAB>sentence with {k}, from `heldout-sentences.txt`; kind "*" is for every key kind."""
+    sentences: dict[str, list[str]] = {}
+    for kind, sentence in (line.split("\t") for line in _lines(DATA / "heldout-sentences.txt")):
+        sentences.setdefault(kind, []).append(sentence.replace("\\n", "\n"))
+    return sentences
 
 
 def disguised(kind: str, sentence: str, value: str, disguise: str, rng: random.Random) -> Secret:
@@ -149,9 +159,11 @@ def _invisible(value: str, rng: random.Random) -> str:
 def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
     rng = random.Random(_SEEDS[part] + 1)
     made: list[Benign] = []
+    held_out: dict[str, list[str]] = {}
+    for kind, sentence in (line.split("\t") for line in _lines(DATA / "heldout-near-misses.txt")):
+        held_out.setdefault(kind, []).append(sentence)
     for kind, maker, templates in BENIGN_KINDS:
-        half = max(1, len(templates) // 2)
-        sentences = templates[:half] if part == TUNING else templates[half:] or templates
+        sentences = templates if part == TUNING else held_out[kind]
         for _ in range(4):
             made.append(Benign(kind, rng.choice(sentences).replace("{k}", maker(rng))))
     for line in rng.sample([b.text for b in written], min(40, len(written))):  # disguised ordinary text
