@@ -1,9 +1,12 @@
 """The credential corpus: written sentences and generated disguises, in two parts.
 
-- **tuning**: `data/credentials/secrets.txt` and `benign.txt`, plus everything `generated(TUNING)` makes.
-  The detector was tuned against this part.
-- **held-out**: `data/credentials/heldout-secrets.txt` and `heldout-benign.txt`, written after tuning and
-  never read while tuning, plus `generated(HELD_OUT)` (other values, other sentences, same kinds).
+- **tuning**: `data/credentials/secrets.txt`, `benign.txt`, and what the generator makes from each kind's
+  own sentences, `sentences.txt`, `near-misses.txt` and `PAIRS`. The detector was tuned against this
+  part. It includes a first held-out part, measured once (recall 98.44%, false refusals 0.26%) and then
+  used for tuning, so it no longer counts as held out.
+- **held-out**: `heldout-secrets.txt`, `heldout-benign.txt`, and what the generator makes from
+  `heldout-sentences.txt`, `heldout-near-misses.txt` and `heldout-pairs.txt` with its own seed: written
+  after tuning ended, never read while tuning.
 
 Secret files hold `kind<TAB>sentence<TAB>secret` (the exact text masking must remove); benign files one
 sentence per line. Every value here is fake: written by hand or drawn from a seeded random generator,
@@ -30,7 +33,7 @@ from credential_kinds import KEY_KINDS
 DATA = Path(__file__).parent / "data" / "credentials"
 TUNING, HELD_OUT = "tuning", "held-out"
 PARTS = (TUNING, HELD_OUT)
-_SEEDS = {TUNING: 20261201, HELD_OUT: 5150881}
+_SEEDS = {TUNING: 20261201, HELD_OUT: 8604177}
 INVISIBLE = [
     "\u200b",
     "\u200c",
@@ -103,12 +106,12 @@ def _rows(path: Path) -> list[tuple[str, str, str]]:
 def generated_secrets(part: str) -> list[Secret]:
     rng = random.Random(_SEEDS[part])
     made: list[Secret] = []
-    held_out = _held_out_sentences()
+    more = _sentences("sentences.txt" if part == TUNING else "heldout-sentences.txt")
     for kind, maker, templates in KEY_KINDS:
-        # the tuning part uses the first half of each kind's sentences; the held-out part the sentences
-        # written for it after tuning, or the generic held-out ones
-        half = max(1, len(templates) // 2)
-        sentences = templates[:half] if part == TUNING else held_out.get(kind, held_out["*"])
+        # tuning: the first half of the kind's own sentences and those of sentences.txt; held out: the
+        # sentences written for the kind after tuning, or the generic ones (kind "*")
+        own = templates[: max(1, len(templates) // 2)] if part == TUNING else []
+        sentences = own + more.get(kind, more["*"])
         for disguise in DISGUISES:
             value = maker(rng)
             sentence = rng.choice(sentences)
@@ -116,10 +119,10 @@ def generated_secrets(part: str) -> list[Secret]:
     return made
 
 
-def _held_out_sentences() -> dict[str, list[str]]:
-    """kind<TAB>sentence with {k}, from `heldout-sentences.txt`; kind "*" is for every key kind."""
+def _sentences(name: str) -> dict[str, list[str]]:
+    """kind<TAB>sentence with {k} (kind "*" is for every key kind), "\\n" standing for a line break."""
     sentences: dict[str, list[str]] = {}
-    for kind, sentence in (line.split("\t") for line in _lines(DATA / "heldout-sentences.txt")):
+    for kind, sentence in (line.split("\t") for line in _lines(DATA / name)):
         sentences.setdefault(kind, []).append(sentence.replace("\\n", "\n"))
     return sentences
 
@@ -159,11 +162,9 @@ def _invisible(value: str, rng: random.Random) -> str:
 def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
     rng = random.Random(_SEEDS[part] + 1)
     made: list[Benign] = []
-    held_out: dict[str, list[str]] = {}
-    for kind, sentence in (line.split("\t") for line in _lines(DATA / "heldout-near-misses.txt")):
-        held_out.setdefault(kind, []).append(sentence)
+    more = _sentences("near-misses.txt" if part == TUNING else "heldout-near-misses.txt")
     for kind, maker, templates in BENIGN_KINDS:
-        sentences = templates if part == TUNING else held_out[kind]
+        sentences = (templates if part == TUNING else []) + more.get(kind, [])
         for _ in range(4):
             made.append(Benign(kind, rng.choice(sentences).replace("{k}", maker(rng))))
     for line in rng.sample([b.text for b in written], min(40, len(written))):  # disguised ordinary text
@@ -176,7 +177,7 @@ def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
                     "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in line),
                 )
             )
-    pairs = PAIRS[: len(PAIRS) // 2] if part == TUNING else PAIRS[len(PAIRS) // 2 :]
+    pairs = PAIRS if part == TUNING else [tuple(line.split("\t")) for line in _lines(DATA / "heldout-pairs.txt")]
     for text, quote in pairs:  # a memory and its evidence, joined both ways
         made.append(Benign("text and quote", text, quote))
         made.append(Benign("text and quote", quote, text))

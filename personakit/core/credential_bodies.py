@@ -79,6 +79,8 @@ def random_token_spans(
         index = bisect.bisect_right(zone_starts, end - 1) - 1
         if index >= 0 and zones[index][1] > start:
             continue
+        if text.endswith(("SHA256:", "SHA1:", "MD5:", "sha256:"), 0, start):
+            continue  # a public key's fingerprint, as ssh prints it
         if text.endswith("base64,", 0, start):
             continue  # a data URI: content, not a key
         if "/" in token and text.endswith(".", 0, start):
@@ -119,8 +121,19 @@ def _base58check(token: str) -> bool:
 
 
 def private_key_body(token: str) -> bool:
-    """Whether base64 (possibly in lines) opens with the bytes of a private key."""
-    head = "".join(token[:120].split())[:64]
+    """Whether base64 (possibly in lines) opens with the bytes of a private key, at its start or just
+    after a few letters glued to it ("lineMIIJ..." when spaced-out words are closed up)."""
+    head = "".join(token[:140].split())
+    if len(head) < 40:
+        return False
+    offsets = [0, *(m.start() for m in _OPENING.finditer(head, 1, 20))]
+    return any(_private_at(head[offset : offset + 64], long=len(token) >= 200) for offset in offsets)
+
+
+_OPENING = re.compile(r"MI|MC|MH|MG|b3Bl|lQ|lF|xc")  # how private keys open in base64
+
+
+def _private_at(head: str, *, long: bool) -> bool:
     if len(head) < 40:
         return False
     try:
@@ -129,7 +142,7 @@ def private_key_body(token: str) -> bool:
         return False
     if raw.startswith(b"openssh-key-v1\x00"):
         return True
-    if raw[0] in _PGP_SECRET and len(token) >= 200:
+    if raw[0] in _PGP_SECRET and long:
         return _pgp_secret_packet(raw)
     return bool(_PRIVATE_DER.match(raw))
 

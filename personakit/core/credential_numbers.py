@@ -90,6 +90,12 @@ def number_spans(text: str) -> list[Span]:
                 spans.append(span)
         elif _VALID[kind](text, start, written):
             spans.append((start, match.end()))
+        elif kind == "card":  # "4782 ... 2164 12/29": the digits after a card may run on into it
+            while (cut := max(written.rfind(" "), written.rfind("-"))) > 0:
+                written = written[:cut]
+                if _card(written):
+                    spans.append((start, start + len(written)))
+                    break
     return spans
 
 
@@ -206,7 +212,10 @@ _VALID = {
 
 
 def _labelled(text: str, start: int, label: str) -> bool:
-    return bool(re.search(rf"(?i)(?:{label})\W{{0,20}}$", text[max(0, start - 40) : start]))
+    """A label just before start, with at most three short words between ("mi DNI es el ...")."""
+    return bool(
+        re.search(rf"(?i)(?:{label})(?:\W+\w{{1,4}}){{0,3}}\W{{1,20}}$", text[max(0, start - 60) : start])
+    )
 
 
 def labelled_id_spans(text: str, windows: list[Span]) -> list[Span]:
@@ -256,6 +265,11 @@ def seed_phrase_spans(lower: str, words: list[str]) -> list[Span]:
     """Runs of 12 to 24 BIP39 words: with a valid checksum, or after a label saying what they are.
     words are lower's whitespace-separated words, with punctuation taken off their ends."""
     wordlist = _wordlist()
+    # numbering ("1.", "2)") is left out, so "1. abandon 2. ability ..." is twelve words in a row
+    kept = None
+    if any(map(str.isdigit, words)):
+        kept = [index for index, word in enumerate(words) if not word.isdigit()]
+        words = [words[index] for index in kept]
     marks = bytes(map(wordlist.__contains__, words))
     if b"\x01" * 12 not in marks:
         return []
@@ -264,6 +278,8 @@ def seed_phrase_spans(lower: str, words: list[str]) -> list[Span]:
         found += _seeds_in(words, streak.start(), streak.end())
     if not found:
         return []
+    if kept is not None:
+        found = [(kept[first], kept[last]) for first, last in found]
     wanted = {index for pair in found for index in pair}
     positions = {}
     for index, token in enumerate(_TOKEN.finditer(lower)):

@@ -51,7 +51,7 @@ _SEPARATOR = (
     r"\s*:\s*[A-Za-z_][\w.\[\]| ]{0,30}?\s*=(?!=)"  # password: str = "..."
     r"|\s*(?:=>|:=|==|=|:|->)"
     rf"|(?:{words.SAID})(?:\s+(?:{words.SAID_MORE}))?\s*:?"
-    r"|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{8}|\d{4,10}(?![\w-]))"  # none: "password hunter2!x", "PIN 4821"
+    r"|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{8}|\d{3,17}(?![\w-])|\d{1,5}(?:[ -]\d{1,5}){2})"  # none: "PIN 4821"
     r")[*_]{0,2}\s*"
 )
 
@@ -61,6 +61,7 @@ _WORD_START = r"(?:(?<![A-Za-z])|(?-i:(?<=[a-z])(?=[A-Z])))"
 _ENGLISH = re.compile(
     rf"(?i){_WORD_START}(?:(?P<strong>{words.STRONG}|pw)|(?P<pin>{words.PIN})|(?P<weak>{words.WEAK}))(?![A-Za-z])"
     r"(?:\s+(?:for|to|of|on|at|from)(?:\s+[\w'.@-]{1,30}){1,4}?)?"  # "the password for the router is ..."
+    r"(?:\s*\([^()\n]{1,24}\))?"  # "encryption key (hex): ..."
     rf"{_SEPARATOR}{_VALUE}"
 )
 
@@ -70,6 +71,10 @@ _SET_TO = re.compile(
 )
 
 _SHORT_FORM = re.compile(r"(?i)pass|pw|pwd|pswd|p/w|pword|passwd")
+
+
+# Nouns that may follow a secret word with nothing between, in any language ("kata sandi wifi: ...").
+_QUALIFIER = r"(?:wi-?fi|wlan|router|email|e-mail|mail|bank|vpn|app|admin|server|laptop|netflix|icloud)"
 
 
 def _phrase(text: str) -> str:
@@ -97,7 +102,7 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
     by_length = lambda items: "|".join(sorted(set(items), key=len, reverse=True))  # noqa: E731
     pattern = re.compile(
         rf"(?:(?<![^\W\d_])(?P<word>{by_length(latin)})(?![^\W\d_])|(?P<cjk>{by_length(cjk)}))"
-        rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,3}}?)?"
+        rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,3}}?|\s+{_QUALIFIER})?"
         rf"(?P<sep>\s*(?:[:=]|->)\s*|\s+(?:{by_length(said)})(?![^\W\d_])\s*:?\s*|\s*(?:{by_length(said_cjk)})\s*:?\s*"
         r"|\s+[—–-]\s*|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{6}|\d{3,10}(?![\w-])))" + _VALUE
     )
@@ -116,7 +121,8 @@ _SHAPE = str.maketrans("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
-_UNJOINED_PIN = re.compile(r"\d{4,10}|\d{2,5}(?:[ -]\d{2,5}){1,3}")
+_UNJOINED_PIN = re.compile(r"\d{4,17}|\d{1,5}(?:[ -]\d{1,5}){1,7}")
+_CARD_CODE = re.compile(r"(?i)cvv2?|cvc2?|csc")  # three digits are a whole card security code
 
 
 def phrase_spans(text: str, lower: str, hints: Hints) -> list[Span]:
@@ -200,10 +206,20 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
     strength = "pin" if groups.get("pin") else "weak" if groups.get("weak") else "strong"
     start, end, value, quoted = _value(text, match)
     separator = groups.get("sep") or ""
+    grouped = not quoted and bool(_grouped(value))
+    value = _first_word(value, quoted)
+    end = start + len(value)
     unjoined = bool(separator) and separator.isspace()  # no ":" or "is" between word and value
     if unjoined:
-        if strength == "weak" or (strength == "pin" and not _UNJOINED_PIN.fullmatch(value)):
+        short_code = strength == "pin" and len(value) == 3 and value.isdigit()
+        if short_code and not _CARD_CODE.fullmatch(match.group("pin")):
             return []
+        if strength == "weak" or (
+            strength == "pin" and not short_code and not _UNJOINED_PIN.fullmatch(value)
+        ):
+            return []
+        if strength == "strong" and value.isdigit() and 4 <= len(value) <= 10 and not _YEAR.fullmatch(value):
+            strength = "pin"  # "one-time password 558210"
         code_like, plain_words = True, False
     if strength == "weak" and match.group("weak").lower() in ("key", "seed"):
         if _not_a_secret_key(text, match.start()):
@@ -217,10 +233,8 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         and separator.strip() in (":", "=")
     ):
         plain_words = True
-    if not quoted and _grouped(value):
+    if grouped:
         strength = "grouped" if strength in ("weak", "bare") else strength
-    value = _first_word(value, quoted)
-    end = start + len(value)
     if not quoted and "=" in separator and value.replace("_", "").isalpha():
         return []  # password = user_input: a variable (an .env file's plain-word password is missed)
     if not quoted and ":" in separator and is_type_annotation(text, value, end):

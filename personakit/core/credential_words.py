@@ -27,7 +27,7 @@ PIN = (
     r"|lockbox|key[ _-]?safe|padlock|verification|one[ -]time|2fa|mfa|otp|totp|sms|login|sign[ -]?in|auth"
     r"|authentication|authenticator|confirmation|scratch|emergency|reset|activation|voicemail|alarm[ _-]panel)"
     r"[ _-]codes?"
-    r"|otp|totp|(?:lock|locker|safe|padlock|bike[ _-]lock|suitcase|luggage)?[ _-]?(?:combination|combo)"
+    r"|otp|totp|2fa|mfa|(?:lock|locker|safe|padlock|bike[ _-]lock|suitcase|luggage)?[ _-]?(?:combination|combo)"
     r"|ssn|social[ _-]security(?:[ _-]number)?|itin|national[ _-]insurance(?:[ _-]number)?"
     r"|(?:bank[ _-])?account[ _-]?(?:number|no\.?|#)|acct[ _-]?(?:number|no\.?|#)?|routing[ _-]?number|iban"
 )
@@ -51,14 +51,14 @@ HINT_STEMS = """
     passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
 """
 HINT_WORDS = """
-    pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
+    pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
     rrn cnp oib egn amka hetu cpr inn acct mfa sig sigs jwt mdp zip unzip rar unrar bcp isql osql nxc aws
     net helm oras mycli kod kode cle tfa
 """
 HINT_LITERALS = ("2fa", "p/w", "wi-fi", "7z")
 # Hints that say an identity number may follow, and hints that name a command-line tool.
 ID_HINTS = """
-    ssn itin tin ein nino sin bsn nir dni nie nif cpf pan rrn cnp oib egn amka hetu cpr inn social insurance
+    tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan rrn cnp oib egn amka hetu cpr inn social insurance
     passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
     account acct routing
 """

@@ -190,6 +190,12 @@ def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
     word_start = text.rfind(" ", 0, start) + 1
     word_end = text.find(" ", end)
     word_end = len(text) if word_end < 0 else word_end
+    if not _GROUP_CHARS.issuperset(
+        text[word_start:word_end]
+    ):  # "身份证：4366 2919 ...": from the digits' run
+        word_start = start
+        while word_start > 0 and text[word_start - 1] in _GROUP_CHARS:
+            word_start -= 1
     size = word_end - word_start
     if size not in _SPACED or (size > 1 and not _GROUP_CHARS.issuperset(text[word_start:word_end])):
         return None
