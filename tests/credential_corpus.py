@@ -177,7 +177,9 @@ def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
                     "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in line),
                 )
             )
-    pairs = PAIRS if part == TUNING else [tuple(line.split("\t")) for line in _lines(DATA / "heldout-pairs.txt")]
+    pairs = (
+        PAIRS if part == TUNING else [tuple(line.split("\t")) for line in _lines(DATA / "heldout-pairs.txt")]
+    )
     for text, quote in pairs:  # a memory and its evidence, joined both ways
         made.append(Benign("text and quote", text, quote))
         made.append(Benign("text and quote", quote, text))

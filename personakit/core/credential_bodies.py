@@ -86,8 +86,11 @@ def random_token_spans(
         if "/" in token and text.endswith(".", 0, start):
             continue  # the path after a bare domain, as in docs.google.com/document/d/<id>
         run_start = runs.run_start(start)
-        if text[run_start : run_start + 16].lower().startswith(PUBLISHABLE):
+        named = text[run_start:start].lower()  # what comes before the token in its run: pk., NAME=
+        if text[run_start : run_start + 16].lower().startswith(PUBLISHABLE) or "publi" in named:
             continue  # a key its provider documents as public (pk_live_..., pk.eyJ...)
+        if any(named.endswith(prefix[: prefix.index(".") + 1]) for prefix in PUBLISHABLE if "." in prefix):
+            continue
         offset = start
         name = ""
         for piece in token.split("="):  # KEY=value; trailing padding leaves empty pieces

@@ -239,7 +239,12 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         return []  # password = user_input: a variable (an .env file's plain-word password is missed)
     if not quoted and ":" in separator and is_type_annotation(text, value, end):
         return []
-    if unjoined and strength == "pin" and _YEAR.fullmatch(value):
+    if (
+        unjoined
+        and strength == "pin"
+        and _YEAR.fullmatch(value)
+        and match.group("pin").lower() in ("pin", "pins")
+    ):
         return []  # "enamel pin 1998": a year, not a PIN
     if unjoined and strength != "pin" and (len(value) < 8 or not letters_and_digits(value)):
         return []
