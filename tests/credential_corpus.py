@@ -2,8 +2,8 @@
 
 - **tuning**: `data/credentials/secrets.txt`, `benign.txt`, and what the generator makes from each kind's
   own sentences, `sentences.txt`, `near-misses.txt` and `PAIRS`. The detector was tuned against this
-  part. It includes a first held-out part, measured once (recall 98.44%, false refusals 0.26%) and then
-  used for tuning, so it no longer counts as held out.
+  part. It includes two earlier held-out parts, each measured once (recall 98.44% and 97.56%, false
+  refusals 0.26% and 0.00%) and then used for tuning, so they no longer count as held out.
 - **held-out**: `heldout-secrets.txt`, `heldout-benign.txt`, and what the generator makes from
   `heldout-sentences.txt`, `heldout-near-misses.txt` and `heldout-pairs.txt` with its own seed: written
   after tuning ended, never read while tuning.
@@ -33,7 +33,7 @@ from credential_kinds import KEY_KINDS
 DATA = Path(__file__).parent / "data" / "credentials"
 TUNING, HELD_OUT = "tuning", "held-out"
 PARTS = (TUNING, HELD_OUT)
-_SEEDS = {TUNING: 20261201, HELD_OUT: 8604177}
+_SEEDS = {TUNING: 20261201, HELD_OUT: 31337011}
 INVISIBLE = [
     "\u200b",
     "\u200c",
@@ -177,9 +177,11 @@ def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
                     "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in line),
                 )
             )
-    pairs = (
-        PAIRS if part == TUNING else [tuple(line.split("\t")) for line in _lines(DATA / "heldout-pairs.txt")]
-    )
+    pairs = [
+        tuple(line.split("\t"))
+        for line in _lines(DATA / ("pairs.txt" if part == TUNING else "heldout-pairs.txt"))
+    ]
+    pairs = PAIRS + pairs if part == TUNING else pairs
     for text, quote in pairs:  # a memory and its evidence, joined both ways
         made.append(Benign("text and quote", text, quote))
         made.append(Benign("text and quote", quote, text))

@@ -65,6 +65,26 @@ _KEY_VALUE = re.compile(  # .NET appSettings: <add key="ApiSecret" value="..." /
 _WIFI = re.compile(
     r"(?i)wifi:(?:[a-z]{1,2}:(?:\\.|[^;\\\n]){0,200};){0,8}?p:(?P<value>(?:\\.|[^;\\\n]){1,200})"
 )
+# One-time codes in the words the messages that carry them use: "Use 110376 to verify", "482913 is your
+# code", "Your Amazon code is 482913".
+_SMS_CODES = (
+    re.compile(
+        r"(?i)(?<![\w-])(?:use|enter|type)\s+(?P<value>\d{4,8})\s+(?:to|as|for)\s+"
+        r"(?:verify|log\s*in|sign\s*in|confirm|complete|continue|finish|reset|authenticate|your)"
+    ),
+    re.compile(
+        r"(?i)(?<![\w-])(?P<value>\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}(?:code|otp|pin|passcode|password)\b"
+    ),
+    re.compile(r"(?i)\byour\s+(?:[\w-]+\s+){0,3}code\s*(?:is|:)\s*(?P<value>\d{4,8})(?![\w-])"),
+)
+_SMS_HINTS = frozenset(
+    {"verif", "confirm", "code", "otp", "pin", "pass", "login", "auth", "password", "passcode"}
+)
+# "user / password" after a word that says what the pair is for.
+_PAIR = re.compile(
+    r"(?i)(?<![\w-])(?:login|log-in|credentials?|creds|account|user(?:name)?|router|admin|wi-?fi|e-?mail|mail|ssh|ftp"
+    r"|vpn|database|db|server|nas)\b[^\n/]{0,40}?(?<![^\s:=])[\w.@+-]{2,64}\s+/\s+(?P<value>[^\s/]{6,64})"
+)
 _QUERY = re.compile(r"[?&#;](?P<key>[A-Za-z0-9_.\-\[\]%]{1,40})=(?P<value>[^&#\s\"'<>]{1,500})")
 _MAGIC_PATH = re.compile(
     r"(?i)/(?:" + "|".join(map(re.escape, sorted(MAGIC_PATH_WORDS, key=len, reverse=True))) + r")(?=/)"
@@ -95,6 +115,14 @@ def context_spans(text: str, lower: str, hints: Hints) -> list[Span]:
                 for m in _WIFI.finditer(text, start, end)
                 if not is_placeholder(m.group("value"))
             ]
+    if hints.found & _SMS_HINTS:
+        for start, end in hints.windows:
+            spans += [m.span("value") for pattern in _SMS_CODES for m in pattern.finditer(text, start, end)]
+    if " / " in text:
+        for match in _PAIR.finditer(text):
+            value = match.group("value").rstrip(".,;)")
+            if _strong_looking(value) and "@" not in value:
+                spans.append((match.start("value"), match.start("value") + len(value)))
     if "=" in text:
         spans += _query_spans(text)
     if "://" in text or "www." in lower:
@@ -155,6 +183,14 @@ def _env_spans(text: str, window_start: int, window_end: int) -> list[Span]:
         if _literal(value):
             spans.append((start, start + len(value)))
     return spans
+
+
+def _strong_looking(value: str) -> bool:
+    """A password on its own: letters and digits, and a symbol or both cases."""
+    letters = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    return letters and (
+        not value.isalnum() or (any(c.isupper() for c in value) and any(c.islower() for c in value))
+    )
 
 
 def _literal(value: str) -> bool:

@@ -89,7 +89,7 @@ def hint_windows(lower: str, distinct: set[str]) -> Hints:
             # A phrase puts a separator (a space, ":", "=", a quote) soon after its word; a hint inside
             # a long run of key characters opens no window.
             if (not whole or _whole_word(lower, position, len(hint))) and (
-                not hint.isascii() or _SEPARATOR_NEAR.search(lower, position, position + 40)
+                not hint.isascii() or _SEPARATOR_NEAR.search(lower, max(0, position - 40), position + 40)
             ):
                 starts.append(position)
             position = lower.find(hint, position + 1)

@@ -46,7 +46,7 @@ _FROM_DIGITS = re.compile(
     r"|(?P<ssn>(?<![\d-].)\d{2}-\d{2}-\d{4}(?![\d-]))"
     r"|(?P<bitlocker>(?<![\d-].)\d{5}(?:-\d{6}){7}(?![\d-]))"
     r"|(?P<dni>(?<![A-Za-z0-9].)\d{7}-?[A-Z](?![A-Za-z0-9]))"
-    r"|(?P<card>(?<![\d.,/-].)(?:[ -]?\d){13,18}(?![\d-]|[.,]\d))"
+    r"|(?P<card>(?<![\d.,/-].)(?:[ .-]?\d){13,18}(?![\d-]|[.,]\d))"
     r")"
 )
 _LEAD = {"iban": 2, "codice": 6, "nino": 2, "nino_spaced": 3, "nie": 1}
@@ -91,7 +91,7 @@ def number_spans(text: str) -> list[Span]:
         elif _VALID[kind](text, start, written):
             spans.append((start, match.end()))
         elif kind == "card":  # "4782 ... 2164 12/29": the digits after a card may run on into it
-            while (cut := max(written.rfind(" "), written.rfind("-"))) > 0:
+            while (cut := max(written.rfind(" "), written.rfind("-"), written.rfind("."))) > 0:
                 written = written[:cut]
                 if _card(written):
                     spans.append((start, start + len(written)))
@@ -108,8 +108,8 @@ def _luhn(digits: str) -> bool:
 
 
 def _card(written: str) -> bool:
-    digits = re.sub(r"[ -]", "", written)
-    groups = [len(g) for g in re.split(r"[ -]", written)]
+    digits = re.sub(r"[ .-]", "", written)
+    groups = [len(g) for g in re.split(r"[ .-]", written)]
     if (
         len(groups) > 1
         and groups not in ([4, 6, 5], [4, 6, 4])

@@ -52,7 +52,7 @@ _SEPARATOR = (
     r"|\s*(?:=>|:=|==|=|:|->)"
     rf"|(?:{words.SAID})(?:\s+(?:{words.SAID_MORE}))?\s*:?"
     r"|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{8}|\d{3,17}(?![\w-])|\d{1,5}(?:[ -]\d{1,5}){2})"  # none: "PIN 4821"
-    r")[*_]{0,2}\s*"
+    r")[*_]{0,2}\s*(?:!!?[a-z]{1,12}\s+)?"  # a YAML tag before the value: password: !!str ...
 )
 
 # Before a word: not after a letter, or at a camelCase join (dbPassword).
@@ -61,6 +61,7 @@ _WORD_START = r"(?:(?<![A-Za-z])|(?-i:(?<=[a-z])(?=[A-Z])))"
 _ENGLISH = re.compile(
     rf"(?i){_WORD_START}(?:(?P<strong>{words.STRONG}|pw)|(?P<pin>{words.PIN})|(?P<weak>{words.WEAK}))(?![A-Za-z])"
     r"(?:\s+(?:for|to|of|on|at|from)(?:\s+[\w'.@-]{1,30}){1,4}?)?"  # "the password for the router is ..."
+    r"(?:\s+(?:here|there|today|now|currently|still|also|too))?"  # "the password here is ..."
     r"(?:\s*\([^()\n]{1,24}\))?"  # "encryption key (hex): ..."
     rf"{_SEPARATOR}{_VALUE}"
 )
@@ -114,6 +115,7 @@ _FOREIGN, _FOREIGN_STRENGTHS = _foreign()
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 _NOT_SECRET_KEYS = frozenset(words.NOT_SECRET_KEYS.split())
+_NOT_SECRET_CODES = frozenset(words.NOT_SECRET_CODES.split())
 
 _LIST_GAP = re.compile(r"\s*[,;/]?\s*")
 
@@ -121,7 +123,7 @@ _SHAPE = str.maketrans("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
-_UNJOINED_PIN = re.compile(r"\d{4,17}|\d{1,5}(?:[ -]\d{1,5}){1,7}")
+_UNJOINED_PIN = re.compile(r"\d{4,17}[#*]?|\d{1,5}(?:[ -]\d{1,5}){1,7}")
 _CARD_CODE = re.compile(r"(?i)cvv2?|cvc2?|csc")  # three digits are a whole card security code
 
 
@@ -212,15 +214,25 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
     unjoined = bool(separator) and separator.isspace()  # no ":" or "is" between word and value
     if unjoined:
         short_code = strength == "pin" and len(value) == 3 and value.isdigit()
-        if short_code and not _CARD_CODE.fullmatch(match.group("pin")):
+        if short_code and not _CARD_CODE.fullmatch(groups.get("pin") or ""):
             return []
-        if strength == "weak" or (
-            strength == "pin" and not short_code and not _UNJOINED_PIN.fullmatch(value)
-        ):
+        if strength == "pin" and not short_code and not _UNJOINED_PIN.fullmatch(value) and not grouped:
             return []
+        if strength == "weak":  # "token 7f3a...", "the key (hex) ...": a key by its shape only
+            word = match.group("weak").lower()
+            if word == "pass" and len(value) >= 8 and _strong_looking(value):
+                strength = "short"
+            elif word in ("pass", "seed") or _not_a_secret_key(text, match.start()):
+                return []
+            else:
+                strength = "bare"
         if strength == "strong" and value.isdigit() and 4 <= len(value) <= 10 and not _YEAR.fullmatch(value):
             strength = "pin"  # "one-time password 558210"
         code_like, plain_words = True, False
+    if strength == "pin" and (groups.get("pin") or "").lower() in ("code", "codes"):
+        before = text[max(0, match.start() - 30) : match.start()].lower().split()
+        if not before or before[-1].strip("'\"") in _NOT_SECRET_CODES:
+            return []  # "the postal code for the office is 10115"
     if strength == "weak" and match.group("weak").lower() in ("key", "seed"):
         if _not_a_secret_key(text, match.start()):
             return []
@@ -243,7 +255,7 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         unjoined
         and strength == "pin"
         and _YEAR.fullmatch(value)
-        and match.group("pin").lower() in ("pin", "pins")
+        and (groups.get("pin") or "").lower() in ("pin", "pins")
     ):
         return []  # "enamel pin 1998": a year, not a PIN
     if unjoined and strength != "pin" and (len(value) < 8 or not letters_and_digits(value)):
@@ -268,6 +280,12 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
             spans.append((gap.end(), gap.end() + len(value)))
             position = gap.end() + len(value)
     return spans
+
+
+def _strong_looking(value: str) -> bool:
+    """Letters, digits, and a symbol or both cases: "Croissant_Kiosk9", not "gold2024"."""
+    has_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return letters_and_digits(value) and (has_case or not value.isalnum())
 
 
 def _first_word(value: str, quoted: bool) -> str:

@@ -94,12 +94,12 @@ def provider_spans(text: str, lower: str, runs: Runs, placeholder: Callable[[str
         while position >= 0:
             if windows and position <= windows[-1][1]:
                 windows[-1] = (windows[-1][0], position + reach)
-            else:
-                windows.append((position, position + reach))
+            else:  # a little before: "--user" holds the literal "-u" one character in
+                windows.append((max(0, position - 2), position + reach))
             position = lower.find(literal, position + 1)
         for start, end in windows:
             for match in pattern.finditer(source, start, end):
-                span = _provider_match(source, kind, pattern, match, placeholder)
+                span = _provider_match(text, kind, pattern, match, placeholder)  # values keep their case
                 if span:
                     spans.append(span)
     return spans

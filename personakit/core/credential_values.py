@@ -96,7 +96,7 @@ def is_value(value: str, *, strength: str, code_like: bool, plain_words: bool, q
             len(value) >= 8 and has_digit and has_alpha and not ordinary(value) and not made_of_names(value)
         )
     if strength == "short":
-        return has_alpha and (has_digit or not value.isalnum()) and not ordinary(value)
+        return has_alpha and has_digit and not ordinary(value)
     if strength == "pin":
         return sum(c.isdigit() for c in value) >= 3 and (bool(WHOLE.fullmatch(value)) or not ordinary(value))
     if not plain_words and value.replace(" ", "").isalpha():
@@ -110,7 +110,7 @@ def is_type_annotation(text: str, value: str, end: int) -> bool:
         return False
     last = value.rsplit(".", 1)[-1]  # non-empty: the pattern ends with a name
     capitalized = _CAPITALIZED_WORD.findall(last)  # SecretStr, Ed25519PrivateKey: two words or more
-    return len(capitalized) >= 2 and sum(map(len, capitalized)) >= len(last) / 2
+    return "_" not in last and len(capitalized) >= 2 and sum(map(len, capitalized)) >= len(last) / 2
 
 
 def is_placeholder(value: str) -> bool:

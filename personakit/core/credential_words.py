@@ -30,11 +30,12 @@ PIN = (
     r"|otp|totp|2fa|mfa|(?:lock|locker|safe|padlock|bike[ _-]lock|suitcase|luggage)?[ _-]?(?:combination|combo)"
     r"|ssn|social[ _-]security(?:[ _-]number)?|itin|national[ _-]insurance(?:[ _-]number)?"
     r"|(?:bank[ _-])?account[ _-]?(?:number|no\.?|#)|acct[ _-]?(?:number|no\.?|#)?|routing[ _-]?number|iban"
+    r"|codes?(?=\s+(?:for|to|of|on)\s)"  # "the code for the gate is 4821"
 )
-WEAK = r"token|secret|pass|session[ _-]?(?:id|token|key)|key|seed"
+WEAK = r"token|secret|pass|session[ _-]?(?:id|token|key)|key|seed|pat"
 
 # "Is" in English: what joins a secret word to its value.
-SAID = r"'s|’s|\s+(?:is|was|are|were)"
+SAID = r"'s|’s|\s+(?:is|was|are|were)|\s+[-–—]\s+"  # "password — hunter2" too
 SAID_MORE = r"now|still|just|actually|literally|currently|set\s+to|changed\s+to|always|simply"
 
 # What opens the windows the phrase and context checks read, found among the distinct words of the
@@ -43,7 +44,7 @@ SAID_MORE = r"now|still|just|actually|literally|currently|set\s+to|changed\s+to|
 # of each phrase in the languages below is added to the stems.
 HINT_STEMS = """
     pass pword pswd code secret token session cred wifi wlan seed mnemonic combination combo social iban
-    account routing insurance login phrase key auth
+    account routing insurance login phrase key auth verif confirm
     wort geheim zugang digicode contrase clave senha codi combin wacht toegang sleutel chiave chave parola
     hasl heslo salasana losen kodeord adgangs sifre sandi
     mysql mariadb redis ldap sqlcmd docker podman nerdctl buildah skopeo keygen mongo smbclient smbmap
@@ -51,7 +52,7 @@ HINT_STEMS = """
     passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
 """
 HINT_WORDS = """
-    pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
+    pat pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
     rrn cnp oib egn amka hetu cpr inn acct mfa sig sigs jwt mdp zip unzip rar unrar bcp isql osql nxc aws
     net helm oras mycli kod kode cle tfa
 """
@@ -65,7 +66,7 @@ ID_HINTS = """
 TOOL_HINTS = """
     mysql mariadb mycli redis ldap sqlcmd bcp isql osql docker podman nerdctl helm buildah skopeo oras keygen
     mongo smbclient smbmap crackmapexec nxc freerdp rdesktop psexec paexec nmcli configure zip unzip rar
-    unrar net aws 7z pass
+    unrar net aws 7z pass passphrase wpa htpasswd sshpass
 """
 
 # Other languages. `secret` words take a value that looks like one; `pin` words need a digit. `said`
@@ -311,6 +312,12 @@ NOT_SECRET_NAME_SEGMENTS = """
     EXPIRES EXPIRATION PREFIX HEADER FIELD ENABLED REQUIRED MIN MAX POLICY ROTATION VERSION REGION ALGORITHM
     ALG FORMAT LOCATION ENV VAR COUNT TIMEOUT RESET HINT ROUNDS COST EMAIL SCOPE SCOPES AUDIENCE ISSUER CHARS
     MODE ARN MANAGER STORE LIMIT LIMITS SIZE FIELDS LABEL METHOD PROVIDER ENDPOINT
+"""
+# Words before "code" that make it no secret: a postcode, a dress code, a discount.
+NOT_SECRET_CODES = """
+    postal post zip area country dress source error status promo promotional discount coupon voucher qr bar
+    region language currency tax product sku airport station course colour color morse machine exit return
+    response http html country's referral invite invitation gift class cheat
 """
 # Words before "key" that make it no secret: the key to a table, a map or a door.
 NOT_SECRET_KEYS = """

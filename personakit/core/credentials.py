@@ -65,6 +65,7 @@ _SPACED = {
 _GROUP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.!#$%?*&~@-")
 _CONTEXT = 60  # the words before a closed-up key that are read with it ("password is", "api key:")
 _DIGITS = re.compile(r"\d+")
+_SPACE = re.compile(" ")
 _EDGES = ".,;:!?()[]{}<>\"'`*_"  # taken off a word's ends: "abandon," is abandon, "(pin)" is pin
 
 
@@ -170,17 +171,18 @@ def _closed_up(text: str) -> list[Span]:
         if not run:
             continue
         done = run.end()
-        context = text[max(0, run.start() - _CONTEXT) : run.start()]
-        for end_at in {
-            run.end(),
-            text.rfind(" ", run.start(), run.end()),
-        }:  # with and without a short last group
-            kept = [i for i in range(run.start(), end_at) if text[i] != " "]
-            closed = context + "".join(text[i] for i in kept)
-            for start, end in _detect(closed, closed.lower()):
-                start, end = max(start - len(context), 0), end - len(context)
-                if end > 0:
-                    spans.append((kept[start], kept[end - 1] + 1))
+        # from the run's first group, and from each of the next two (a word of the same size before a
+        # key joins the run: "token glpat -q1ik ..."); with and without a short last group
+        firsts = [run.start(), *(m.end() for m in _SPACE.finditer(text, run.start(), run.end()))][:3]
+        for begin in firsts if found and found[0] > 1 else firsts[:1]:
+            context = text[max(0, begin - _CONTEXT) : begin]
+            for end_at in {run.end(), text.rfind(" ", begin, run.end())}:
+                kept = [i for i in range(begin, end_at) if text[i] != " "]
+                closed = context + "".join(text[i] for i in kept)
+                for start, end in _detect(closed, closed.lower()) if kept else []:
+                    start, end = max(start - len(context), 0), end - len(context)
+                    if end > 0:
+                        spans.append((kept[start], kept[end - 1] + 1))
     return spans
 
 
