@@ -261,21 +261,24 @@ def _bip39_checksum(indexes: tuple[int, ...]) -> bool:
 _TOKEN = re.compile(r"\S+")
 
 
-def seed_phrase_spans(lower: str, words: list[str]) -> list[Span]:
+def seed_phrase_spans(lower: str, tokens: list[str], bare: dict[str, str]) -> list[Span]:
     """Runs of 12 to 24 BIP39 words: with a valid checksum, or after a label saying what they are.
-    words are lower's whitespace-separated words, with punctuation taken off their ends."""
+    tokens are lower's whitespace-separated words; bare maps each to itself without end punctuation."""
     wordlist = _wordlist()
+    listed = {token: bare[token] in wordlist for token in bare}
     # numbering ("1.", "2)") is left out, so "1. abandon 2. ability ..." is twelve words in a row
     kept = None
-    if any(map(str.isdigit, words)):
-        kept = [index for index, word in enumerate(words) if not word.isdigit()]
-        words = [words[index] for index in kept]
-    marks = bytes(map(wordlist.__contains__, words))
+    if any(bare[token].isdigit() for token in bare):
+        kept = [index for index, token in enumerate(tokens) if not bare[token].isdigit()]
+        tokens = [tokens[index] for index in kept]
+    marks = bytes(map(listed.__getitem__, tokens))
     if b"\x01" * 12 not in marks:
         return []
     found: list[tuple[int, int]] = []  # first and last word of each seed phrase
     for streak in re.finditer(rb"\x01{12,}", marks):
-        found += _seeds_in(words, streak.start(), streak.end())
+        low = max(0, streak.start() - 4)  # the words before it may say what it is
+        words = [bare[token] for token in tokens[low : streak.end()]]
+        found += [(low + a, low + b) for a, b in _seeds_in(words, streak.start() - low, streak.end() - low)]
     if not found:
         return []
     if kept is not None:

@@ -101,7 +101,7 @@ def _detect(
     hints = hint_windows(lower, distinct)
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
-    spans += seed_phrase_spans(lower, list(map(bare.__getitem__, tokens)))
+    spans += seed_phrase_spans(lower, tokens, bare)
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
