@@ -2,8 +2,8 @@
 
 - **tuning**: `data/credentials/secrets.txt`, `benign.txt`, and what the generator makes from each kind's
   own sentences, `sentences.txt`, `near-misses.txt` and `PAIRS`. The detector was tuned against this
-  part. It includes two earlier held-out parts, each measured once (recall 98.44% and 97.56%, false
-  refusals 0.26% and 0.00%) and then used for tuning, so they no longer count as held out.
+  part. It includes three earlier held-out parts, each measured once (recall 98.44%, 97.56% and 99.40%;
+  false refusals 0.26%, 0.00% and 0.00%) and then used for tuning, so they no longer count as held out.
 - **held-out**: `heldout-secrets.txt`, `heldout-benign.txt`, and what the generator makes from
   `heldout-sentences.txt`, `heldout-near-misses.txt` and `heldout-pairs.txt` with its own seed: written
   after tuning ended, never read while tuning.
@@ -33,7 +33,7 @@ from credential_kinds import KEY_KINDS
 DATA = Path(__file__).parent / "data" / "credentials"
 TUNING, HELD_OUT = "tuning", "held-out"
 PARTS = (TUNING, HELD_OUT)
-_SEEDS = {TUNING: 20261201, HELD_OUT: 31337011}
+_SEEDS = {TUNING: 20261201, HELD_OUT: 90210577}
 INVISIBLE = [
     "\u200b",
     "\u200c",

@@ -73,7 +73,7 @@ _SMS_CODES = (
         r"(?:verify|log\s*in|sign\s*in|confirm|complete|continue|finish|reset|authenticate|your)"
     ),
     re.compile(
-        r"(?i)(?<![\w-])(?P<value>\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}(?:code|otp|pin|passcode|password)\b"
+        r"(?i)(?<![\w-])(?P<value>(?:[a-z]-)?\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}(?:code|otp|pin|passcode|password)\b"
     ),
     re.compile(r"(?i)\byour\s+(?:[\w-]+\s+){0,3}code\s*(?:is|:)\s*(?P<value>\d{4,8})(?![\w-])"),
 )

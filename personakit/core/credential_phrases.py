@@ -52,6 +52,7 @@ _SEPARATOR = (
     r"|\s*(?:=>|:=|==|=|:|->)"
     rf"|(?:{words.SAID})(?:\s+(?:{words.SAID_MORE}))?\s*:?"
     r"|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{8}|\d{3,17}(?![\w-])|\d{1,5}(?:[ -]\d{1,5}){2})"  # none: "PIN 4821"
+    r"|\s+(?=[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![a-z]))"  # "the app password abcd efgh ijkl mnop"
     r")[*_]{0,2}\s*(?:!!?[a-z]{1,12}\s+)?"  # a YAML tag before the value: password: !!str ...
 )
 
@@ -124,6 +125,8 @@ _SHAPE = str.maketrans("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 _UNJOINED_PIN = re.compile(r"\d{4,17}[#*]?|\d{1,5}(?:[ -]\d{1,5}){1,7}")
+_PLACES = frozenset({"door", "gate", "garage", "safe", "alarm", "keypad", "lockbox"})  # "door: 4812#"
+_APP_PASSWORD = re.compile(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}")
 _CARD_CODE = re.compile(r"(?i)cvv2?|cvc2?|csc")  # three digits are a whole card security code
 
 
@@ -229,6 +232,10 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         if strength == "strong" and value.isdigit() and 4 <= len(value) <= 10 and not _YEAR.fullmatch(value):
             strength = "pin"  # "one-time password 558210"
         code_like, plain_words = True, False
+    if strength == "pin" and (groups.get("pin") or "").lower() in _PLACES:
+        after = text[end : end + 24].split()
+        if not _UNJOINED_PIN.fullmatch(value) or (after and after[0][:1].isalpha()):
+            return []  # "the safe is 100 years old", "the door is 1234 Main St": not a code
     if strength == "pin" and (groups.get("pin") or "").lower() in ("code", "codes"):
         before = text[max(0, match.start() - 30) : match.start()].lower().split()
         if not before or before[-1].strip("'\"") in _NOT_SECRET_CODES:
@@ -258,8 +265,15 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         and (groups.get("pin") or "").lower() in ("pin", "pins")
     ):
         return []  # "enamel pin 1998": a year, not a PIN
-    if unjoined and strength != "pin" and (len(value) < 8 or not letters_and_digits(value)):
+    app_password = bool(_APP_PASSWORD.fullmatch(value)) and "app" in (groups.get("strong") or "").lower()
+    if (
+        unjoined
+        and strength != "pin"
+        and (len(value) < 8 or not letters_and_digits(value))
+        and not app_password
+    ):
         return []
+    plain_words = plain_words or app_password
     if not is_value(
         value,
         strength=strength,

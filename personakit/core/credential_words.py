@@ -31,6 +31,8 @@ PIN = (
     r"|ssn|social[ _-]security(?:[ _-]number)?|itin|national[ _-]insurance(?:[ _-]number)?"
     r"|(?:bank[ _-])?account[ _-]?(?:number|no\.?|#)|acct[ _-]?(?:number|no\.?|#)?|routing[ _-]?number|iban"
     r"|codes?(?=\s+(?:for|to|of|on)\s)"  # "the code for the gate is 4821"
+    r"|(?:door|gate|garage|safe|alarm|keypad|lockbox)(?=\s*(?::|=|\s+is\s))"  # "door: 4812#", "the safe is 19-44-03"
+    r"|(?:routing|account)(?=\s+\d{6})"  # "routing 021000021 account 000123456789"
 )
 WEAK = r"token|secret|pass|session[ _-]?(?:id|token|key)|key|seed|pat"
 
@@ -52,6 +54,7 @@ HINT_STEMS = """
     passport driver licen medicare personnummer pesel aadha codice securite steuer burgerservice jmbg
 """
 HINT_WORDS = """
+    door gate garage safe alarm keypad lockbox
     pat pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
     rrn cnp oib egn amka hetu cpr inn acct mfa sig sigs jwt mdp zip unzip rar unrar bcp isql osql nxc aws
     net helm oras mycli kod kode cle tfa

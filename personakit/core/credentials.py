@@ -216,8 +216,15 @@ def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
     first, count = word_start, 1
     while whole(first - size - 1) and text[first - 1] == " " and count < 400:
         first, count = first - size - 1, count + 1
-    if size == 1 and first >= 2 and text[first - 1] == " " and not text[first - 3 : first - 2].isascii():
-        first, count = first - 2, count + 1  # "密码是P i a n o ...": the first character glued to a label
+    label_end, glued = text[first - 3 : first - 2], text[first - 2 : first - 1]
+    after_label = (
+        bool(label_end) and not label_end.isspace() and not (label_end.isascii() and label_end.isalnum())
+    )
+    if size == 1 and text[first - 1 : first] == " " and glued.isascii() and glued.strip() and after_label:
+        first, count = (
+            first - 2,
+            count + 1,
+        )  # "密码是P i a n o", "パスワード：O t t e r": glued to a label
     following = word_end + 1
     while count < least and whole(following) and text[following - 1] == " ":
         following, count = following + size + 1, count + 1
