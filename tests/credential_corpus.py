@@ -165,9 +165,10 @@ def generated_benign(part: str, written: list[Benign]) -> list[Benign]:
     more = _sentences("near-misses.txt" if part == TUNING else "heldout-near-misses.txt")
     for kind, maker, templates in BENIGN_KINDS:
         sentences = (templates if part == TUNING else []) + more.get(kind, [])
-        for _ in range(4):
+        for _ in range(4 if part == TUNING else 8):  # the held-out part is smaller in written sentences
             made.append(Benign(kind, rng.choice(sentences).replace("{k}", maker(rng))))
-    for line in rng.sample([b.text for b in written], min(40, len(written))):  # disguised ordinary text
+    disguised_lines = min(40 if part == TUNING else 80, len(written))
+    for line in rng.sample([b.text for b in written], disguised_lines):  # disguised ordinary text
         if rng.random() < 0.5:
             made.append(Benign("disguised: invisible", _invisible(line, rng)))
         else:

@@ -301,6 +301,8 @@ _LABEL_WORDS = frozenset(
 
 def _seeds_in(words: list[str], start: int, end: int) -> list[tuple[int, int]]:
     """The seed phrase among words[start:end], all of them list words, as its first and last index."""
+    while end - start > 12 and words[start] in _LABEL_WORDS:
+        start += 1  # "seed phrase abandon ...": the label's own list words are not part of the phrase
     if _LABEL_WORDS.intersection(words[max(0, start - 4) : start]):
         return [(start, end - 1)]
     wordlist = _wordlist()

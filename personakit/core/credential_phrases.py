@@ -233,8 +233,8 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
             strength = "pin"  # "one-time password 558210"
         code_like, plain_words = True, False
     if strength == "pin" and (groups.get("pin") or "").lower() in _PLACES:
-        after = text[end : end + 24].split()
-        if not _UNJOINED_PIN.fullmatch(value) or (after and after[0][:1].isalpha()):
+        following = text[end : end + 24].split()
+        if not _UNJOINED_PIN.fullmatch(value) or (following and following[0][:1].isalpha()):
             return []  # "the safe is 100 years old", "the door is 1234 Main St": not a code
     if strength == "pin" and (groups.get("pin") or "").lower() in ("code", "codes"):
         before = text[max(0, match.start() - 30) : match.start()].lower().split()

@@ -46,7 +46,7 @@ from personakit.core.credential_numbers import (
 from personakit.core.credential_phrases import phrase_spans
 from personakit.core.credential_runs import LONG_RUN, Runs, Span, merge
 from personakit.core.credential_tokens import pem_spans, provider_spans, url_spans
-from personakit.core.credential_values import is_placeholder
+from personakit.core.credential_values import is_placeholder, ordinary_word
 from personakit.core.textview import read
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
@@ -173,10 +173,11 @@ def _closed_up(text: str) -> list[Span]:
         done = run.end()
         # from the run's first group, and from each of the next two (a word of the same size before a
         # key joins the run: "token glpat -q1ik ..."); with and without a short last group
-        firsts = [run.start(), *(m.end() for m in _SPACE.finditer(text, run.start(), run.end()))][:3]
+        run_start, run_end = _without_words(text, run.start(), run.end())
+        firsts = [run_start, *(m.end() for m in _SPACE.finditer(text, run_start, run_end))][:3]
         for begin in firsts if found and found[0] > 1 else firsts[:1]:
             context = text[max(0, begin - _CONTEXT) : begin]
-            for end_at in {run.end(), text.rfind(" ", begin, run.end())}:
+            for end_at in {run_end, text.rfind(" ", begin, run_end)}:
                 kept = [i for i in range(begin, end_at) if text[i] != " "]
                 closed = context + "".join(text[i] for i in kept)
                 for start, end in _detect(closed, closed.lower()) if kept else []:
@@ -184,6 +185,27 @@ def _closed_up(text: str) -> list[Span]:
                     if end > 0:
                         spans.append((kept[start], kept[end - 1] + 1))
     return spans
+
+
+def _without_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """A spread-out run less the ordinary words at its ends ("rotate ab3d x9qz ... next quarter": "next"
+    has the groups' size but is a word), so masking leaves them."""
+    groups = [(m.start(), m.end()) for m in _GROUP_WORD.finditer(text, start, end)]
+    while len(groups) > 2 and _is_word(text[groups[-1][0] : groups[-1][1]]):
+        groups.pop()
+    while len(groups) > 2 and _is_word(text[groups[0][0] : groups[0][1]]):
+        groups.pop(0)
+    return (groups[0][0], groups[-1][1]) if groups else (start, end)
+
+
+def _is_word(group: str) -> bool:
+    return (
+        len(group) > 1 and group.isalpha() and group.islower() and (ordinary_word(group) or group in _LABELS)
+    )
+
+
+_GROUP_WORD = re.compile(r"\S+")
+_LABELS = frozenset({"code", "pin", "key", "pass", "token", "seed", "otp", "secret", "is", "was"})
 
 
 def _spread_out(text: str, start: int, end: int) -> tuple[int, int] | None:
