@@ -139,6 +139,8 @@ def test_a_private_key_header_with_no_body_is_not_a_key() -> None:
             "cG9zdGdyZXM6Ly9hcHA6UzNjcjN0UGFzc0BkYi5leGFtcGxlLmNvbS9wcm9k",
         ),
         ("SGVsbG8gd29ybGQsIHRoaXMgaXMgYSBsb25nZXIgYmFzZTY0IHRlc3Q=", None),
+        # A seed phrase's words hardly repeat; a word said over and over passes the checksum by chance.
+        ("long " * 11 + "write me at [email] first", None),
     ],
 )
 def test_deliberate_decisions(text: str, secret: str | None) -> None:

@@ -9,8 +9,8 @@
   Spanish DNI and NIE letters. Any of these, and passports, driving licences, tax ids and the rest, when a
   label says so (`SSN 123456789`, `passport number: X1234567`).
 - **BitLocker recovery keys**: eight groups of six digits, each divisible by 11.
-- **BIP39 seed phrases**: 12 to 24 words of the English list whose last bits are the SHA-256 checksum;
-  after a label ("seed phrase", "recovery phrase", "mnemonic") the words alone suffice.
+- **BIP39 seed phrases**: 12 to 24 words of the English list, at least three quarters of them different,
+  whose last bits are the SHA-256 checksum; after a label ("seed phrase", "recovery phrase", "mnemonic") the words alone suffice.
 - **Bitcoin private keys** (WIF): base58 with a valid double-SHA-256 checksum.
 
 The English BIP39 list ships as `data/bip39-english.txt`, byte-identical to the reference list (BIP-0039,
@@ -313,6 +313,7 @@ def _seeds_in(words: list[str], start: int, end: int) -> list[tuple[int, int]]:
             candidate = tuple(indexes[first : first + size])
             if candidate not in seen:
                 seen.add(candidate)
-                if _bip39_checksum(candidate):
+                # random words repeat rarely: "long long long ... write" passes the checksum by chance
+                if len(set(candidate)) >= size * 3 // 4 and _bip39_checksum(candidate):
                     return [(start + first, start + first + size - 1)]
     return []
