@@ -40,6 +40,7 @@ from personakit.core.memory import (
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import Match, ReadResult, clamp_limit, compose
 from personakit.core.words import words
+from personakit.driver import install as install_driver
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.housekeeping import bring_up_to_date
 from personakit.intake import take_in
@@ -51,6 +52,7 @@ from personakit.store.journal import Journal
 from personakit.store.ledger import Ledger
 from personakit.store.private import private_umask, refuse_outside, tighten
 from personakit.store.watcher import Watcher
+from personakit.sync import recover
 
 log = logging.getLogger("personakit")
 T = TypeVar("T")
@@ -88,6 +90,7 @@ def init_vault(root: Path) -> str | None:
     written = files.copy_template()
     with files.lock():
         said = history.init(written)
+        install_driver(history)
     tighten(root)
     return said
 
@@ -130,6 +133,7 @@ class PersonaKit:
             tighten(self.root)
             self.history.keep_private()
             self.files.ensure_state_dir()
+            install_driver(self.history)  # git's config is per clone: a fresh clone gets the driver here
         with self.mutating():  # several servers may start at once on a vault with no index yet
             if self.writable:
                 self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
@@ -172,6 +176,8 @@ class PersonaKit:
     # -- taking in changes ----------------------------------------------------------------------------
     def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
         """Take in changes to the named files (None: every file): see `personakit.intake`."""
+        if commit:
+            recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
         take_in(self, names, commit)
 
     def mutating(self) -> AbstractContextManager[None]:

@@ -38,7 +38,7 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     subprocess.run([sys.executable, "-c", script, str(target), str(vault)], check=True, env=env, cwd=tmp_path)
     state = (".git", ".personakit")  # git and PersonaKit's machine state (its lock, its own git index)
     made = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*") if not set(state) & set(p.parts))
-    assert made == [".gitignore", "README.md", "memories", "memories/.gitkeep"]
+    assert made == [".gitattributes", ".gitignore", "README.md", "memories", "memories/.gitkeep"]
     helped = subprocess.run(
         [sys.executable, "-m", "personakit", "import", "--help"], env=env, cwd=tmp_path,
         capture_output=True, text=True, check=True,

@@ -9,6 +9,7 @@ from personakit.cli import (  # noqa: F401  (registers their commands, in this o
     memories,
     owner,
     relations,
+    sync,
     transfer,
     vault,
 )

@@ -3,10 +3,10 @@
 Git is the log of changes. Every commit PersonaKit makes names its memory in the subject, in one
 convention: `propose m_x: text`, `evidence for m_x: text`, `approve|reject|restrict m_x: text`,
 `categorize m_x: text (as tools)`, `edit m_x: text (by hand)`, `rename m_x: text (by hand, was a.md)`,
-`forget m_x: text`, and for two memories at once `replace m_old with m_new: new text` (a correction
-approved, the old memory retired) and `merge m_new into m_old: old text` (a near-duplicate merged).
-An assistant's commits are authored `<host> (assistant)`, the owner's by their git
-identity. Commits made by hand with git keep their own subject and are shown as they are.
+`forget m_x: text`, `sync m_x: text (what sync decided)`, and for two memories at once
+`replace m_old with m_new: new text` (a correction approved, the old memory retired) and
+`merge m_new into m_old: old text` (a near-duplicate merged). An assistant's commits are authored
+`<host> (assistant)`, the owner's by their git identity. Commits made by hand with git keep their own subject and are shown as they are.
 
 The read ledger (`.personakit/reads.jsonl`) is the log of reads: one line per `personakit_read`, never
 in git and never sent anywhere. The owner's own `personakit search` is not recorded in it.
@@ -50,6 +50,7 @@ _DONE = {
     "undo": "undone",
     "replace": "replaced",
     "merge": "merged",
+    "sync": "merged by personakit sync",
 }
 
 

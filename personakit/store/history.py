@@ -11,6 +11,7 @@ Callers hold the vault lock, so PersonaKit processes never race each other here.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shutil
@@ -392,3 +393,281 @@ _IN_PROGRESS = (  # (marker in .git, what is going on, the git command that aban
     ("CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick"),
     ("REVERT_HEAD", "a revert", "revert"),
 )
+
+
+# -- remotes, and commits built off to the side: what `personakit sync` asks of git (issue 13) --------
+class RemoteFailed(PersonaKitError):
+    """git could not fetch from or push to a remote; `kind` says why, `said` is git's own last line."""
+
+    def __init__(self, kind: str, said: str) -> None:
+        super().__init__(said)
+        self.kind = kind  # unreachable | credentials | behind | other
+        self.said = said
+
+
+_FAILURES = (  # (kind, what git says), checked in order: an ssh refusal also says "could not read from"
+    ("behind", ("[rejected]", "non-fast-forward", "fetch first", "cannot lock ref", "failed to update ref")),
+    ("credentials", ("authentication failed", "permission denied", "could not read username",
+                     "could not read password", "terminal prompts disabled", "access denied",
+                     "invalid username or password", "error: 401", "error: 403", "returned error: 401",
+                     "returned error: 403")),
+    ("unreachable", ("does not appear to be a git repository", "could not resolve host", "connection refused",
+                     "connection timed out", "network is unreachable", "no route to host", "failed to connect",
+                     "could not read from remote repository", "unable to access", "not found",
+                     "host key verification failed", "timed out", "no such file or directory")),
+)  # fmt: skip
+Entry = tuple[str, str]  # (mode, object id) of a file in a tree
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A commit to build again on top of another: who made it, when, and what it said."""
+
+    sha: str
+    parent: str | None
+    author: str
+    email: str
+    date: str
+    message: str
+
+
+class Plumbing:
+    """Remotes, fetch and push, trees and commits made without touching the work tree or git's index.
+
+    Network commands never prompt unless `interactive` (a person at a terminal runs `personakit sync`);
+    then git's own credential helpers and ssh may ask, as they would for `git pull`. PersonaKit stores no
+    credential. Objects are read through one `cat-file --batch` process; `close()` ends it."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.git = history.git
+
+    @functools.cached_property
+    def git_dir(self) -> Path:
+        return Path(self.git.rev_parse("--absolute-git-dir").strip())
+
+    def close(self) -> None:
+        self.git.clear_cache()
+
+    # remotes
+    def remotes(self) -> dict[str, str]:
+        try:
+            out = self.git.config("--get-regexp", r"^remote\..*\.url$")
+        except GitCommandError:
+            return {}
+        found = (line.split(" ", 1) for line in out.splitlines() if " " in line)
+        return {key[len("remote.") : -len(".url")]: url for key, url in found}
+
+    def add_remote(self, name: str, url: str) -> None:
+        try:
+            self.git.remote("add", name, url)
+        except GitCommandError as error:
+            raise PersonaKitError(f"git could not add the remote ({_last_line(error)})") from None
+
+    def config(self, key: str) -> str | None:
+        try:
+            return str(self.git.config("--get", key)).strip() or None
+        except GitCommandError:
+            return None
+
+    def set_config(self, key: str, value: str) -> None:
+        self.git.config(key, value)
+
+    def branch(self) -> str | None:
+        try:
+            return str(self.git.symbolic_ref("-q", "--short", "HEAD")).strip() or None
+        except GitCommandError:
+            return None
+
+    def fetch(self, remote: str, branch: str, interactive: bool) -> str | None:
+        """Fetch the remote's branch; its commit, or None when the remote has no such branch yet."""
+        tracking = f"refs/remotes/{remote}/{branch}"
+        try:
+            self._network("fetch", "--no-tags", "--quiet", remote, f"+refs/heads/{branch}:{tracking}",
+                          interactive=interactive)  # fmt: skip
+        except RemoteFailed as failed:
+            if "couldn't find remote ref" not in failed.said.lower():
+                raise
+            return None
+        return self.ref(tracking)
+
+    def push(self, remote: str, commit: str, branch: str, interactive: bool) -> None:
+        """Push commit to the remote's branch: a fast-forward, never forced."""
+        self._network("push", "--porcelain", "--no-verify", remote, f"{commit}:refs/heads/{branch}",
+                      interactive=interactive)  # fmt: skip
+
+    def _network(self, *args: str, interactive: bool) -> str:
+        env = {} if interactive else {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never"}
+        if not interactive and not os.environ.get("GIT_SSH_COMMAND") and not self.config("core.sshCommand"):
+            env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes -o ConnectTimeout=20"
+        try:
+            return str(
+                self.git.execute(["git", *args], env=env, kill_after_timeout=None if interactive else 300)
+            )
+        except GitCommandError as error:
+            text = f"{error.stderr or ''}\n{error.stdout or ''}".lower()
+            kind = next((k for k, signs in _FAILURES if any(s in text for s in signs)), "other")
+            raise RemoteFailed(kind, _last_line(error)) from None
+
+    # commits and trees
+    def ref(self, name: str) -> str | None:
+        try:
+            return str(self.git.rev_parse("--verify", "-q", f"{name}^{{commit}}")).strip() or None
+        except GitCommandError:
+            return None
+
+    def move_ref(self, name: str, new: str, old: str | None, why: str) -> bool:
+        """Point name at new if it still points at old (None: if it does not exist): compare-and-swap."""
+        try:
+            self.git.update_ref("-m", why, name, new, old or "0" * 40)
+            return True
+        except GitCommandError:
+            return False
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        try:
+            return str(self.git.merge_base(a, b)).strip() or None
+        except GitCommandError:
+            return None  # unrelated histories
+
+    def is_ancestor(self, a: str, b: str) -> bool:
+        try:
+            self.git.merge_base("--is-ancestor", a, b)
+            return True
+        except GitCommandError:
+            return False
+
+    def commits(self, base: str | None, tip: str) -> list[Replayed]:
+        """The commits in base..tip, oldest first (parents before children)."""
+        span = f"{base}..{tip}" if base else tip
+        out = self.git.log(
+            "--reverse", "--topo-order", "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B%x1e", span
+        )
+        found = []
+        for record in str(out).split("\x1e"):
+            parts = record.lstrip("\n").split("\x1f")
+            if len(parts) == 6:
+                parents = parts[1].split()
+                sha, _, name, email, date, message = parts
+                found.append(
+                    Replayed(sha, parents[0] if parents else None, name, email, date, message.rstrip("\n"))
+                )
+        return found
+
+    def tree(self, commit: str | None) -> dict[str, Entry]:
+        """Every file in commit's tree: path -> (mode, blob id)."""
+        if commit is None:
+            return {}
+        out = str(self.git.ls_tree("-r", "-z", "--full-tree", commit, strip_newline_in_stdout=False))
+        entries = {}
+        for record in out.split("\0"):
+            if record:
+                meta, path = record.split("\t", 1)
+                mode, _, sha = meta.split()
+                entries[path] = (mode, sha)
+        return entries
+
+    def changes(self, a: str | None, b: str) -> dict[str, tuple[Entry | None, Entry | None]]:
+        """The files that differ between two commits (a None: every file of b): path -> (in a, in b)."""
+        if a is None:
+            return {path: (None, entry) for path, entry in self.tree(b).items()}
+        out = str(
+            self.git.diff_tree(
+                "-r", "-z", "--no-renames", "--no-commit-id", a, b, strip_newline_in_stdout=False
+            )
+        )
+        fields = out.split("\0")
+        found: dict[str, tuple[Entry | None, Entry | None]] = {}
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+            if not meta.startswith(":"):
+                continue
+            old_mode, new_mode, old_sha, new_sha, _ = meta[1:].split()
+            found[path] = (None if set(old_mode) == {"0"} else (old_mode, old_sha),
+                           None if set(new_mode) == {"0"} else (new_mode, new_sha))  # fmt: skip
+        return found
+
+    def blob(self, sha: str) -> bytes:
+        return bytes(self.git.get_object_data(sha)[3])
+
+    def write_blob(self, data: bytes) -> str:
+        with self._scratch(data) as path:
+            return str(self.git.hash_object("-w", "--", path)).strip()
+
+    def build_tree(self, start: str | None, changes: dict[str, Entry | None]) -> str:
+        """The tree of start with changes applied (an entry, or None to remove the path), built in an
+        index of its own so git's index and the work tree are untouched."""
+        env = {"GIT_INDEX_FILE": str(self.git_dir / "personakit-sync-index")}
+        split = ("-c", "core.splitIndex=false")
+        if start is None:
+            self.git.execute(["git", *split, "read-tree", "--empty"], env=env)
+        else:
+            self.git.execute(["git", *split, "read-tree", start], env=env)
+        gone = [path for path, entry in changes.items() if entry is None]
+        put = [f"{mode},{sha},{path}" for path, e in changes.items() if e is not None for mode, sha in [e]]
+        if gone:
+            self.git.execute(["git", *split, "update-index", "--force-remove", "--", *gone], env=env)
+        for i in range(0, len(put), 500):
+            args = [a for info in put[i : i + 500] for a in ("--cacheinfo", info)]
+            self.git.execute(["git", *split, "update-index", "--add", *args], env=env)
+        return str(self.git.execute(["git", *split, "write-tree"], env=env)).strip()
+
+    def commit_tree(self, tree: str, parent: str | None, message: str, author: Replayed | None = None) -> str:
+        env = dict(self.history.owner_identity())
+        if author is not None:
+            env |= {
+                "GIT_AUTHOR_NAME": author.author,
+                "GIT_AUTHOR_EMAIL": author.email,
+                "GIT_AUTHOR_DATE": author.date,
+            }
+        parents = ["-p", parent] if parent else []
+        return str(self.git.execute(["git", "commit-tree", tree, *parents, "-m", message], env=env)).strip()
+
+    def merge_text(self, base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
+        """git's own three-way merge of a file's texts; None when they conflict (or one is binary)."""
+        with self._scratch(ours) as a, self._scratch(base) as o, self._scratch(theirs) as b:
+            try:
+                out = self.git.merge_file(
+                    "-p", "-q", a, o, b, stdout_as_string=False, strip_newline_in_stdout=False
+                )
+            except GitCommandError:
+                return None
+        return bytes(out)
+
+    # the vault's own index and work tree
+    def stage(self, paths: list[str]) -> None:
+        """Make git's index match the work tree for paths (written, or removed)."""
+        for i in range(0, len(paths), 500):
+            self.git.update_index("--add", "--remove", "--", *paths[i : i + 500])
+
+    def check_out(self, commit: str, paths: list[str]) -> None:
+        """Write paths as commit has them into the work tree and git's index."""
+        for i in range(0, len(paths), 500):
+            self.git.checkout(commit, "--", *paths[i : i + 500])
+
+    def dirty(self, paths: list[str]) -> set[str]:
+        return self.history.changed(*paths) if paths else set()
+
+    def _scratch(self, data: bytes) -> _Scratch:
+        return _Scratch(self.git_dir, data)
+
+
+class _Scratch:
+    """A temporary file inside .git (never in a shared /tmp: memory texts may be private)."""
+
+    def __init__(self, folder: Path, data: bytes) -> None:
+        self.folder, self.data, self.path = folder, data, ""
+
+    def __enter__(self) -> str:
+        fd, self.path = tempfile.mkstemp(dir=self.folder, prefix="personakit-")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(self.data)
+        return self.path
+
+    def __exit__(self, *_: object) -> None:
+        os.unlink(self.path)
+
+
+def _last_line(error: GitCommandError) -> str:
+    said = [line.strip() for line in f"{error.stderr or ''}".splitlines() if line.strip()]
+    said = [line.removeprefix("fatal: ").removeprefix("error: ") for line in said]
+    return said[-1] if said else str(error).strip().splitlines()[-1]
