@@ -20,15 +20,18 @@ commits are built off to the side (`store.history.Plumbing`), and `personakit.sy
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from personakit.core.memory import InvalidMemory, Memory, parse_memory, slug
 from personakit.core.merging import Merged, Note, merge_memory
 from personakit.errors import PersonaKitError
+from personakit.standing import Decision, merge_standing, standing, trailers
 from personakit.store.files import plain_name
 from personakit.store.history import Entry, Plumbing, Replayed
 
 REGULAR = ("100644", "100755")
+_SETTLED = re.compile(r"sync (m_[0-9a-f]{12}):")
 Versions = tuple[Entry | None, Entry | None, Entry | None]  # (base, here, there)
 
 
@@ -51,6 +54,7 @@ class Integration:
         self.tip = incoming
         self._parsed: dict[str, Memory | None] = {}
         self.remap: dict[str, str] = {}  # a path of this device's -> where its memory went instead
+        self._history: dict[str, list[Replayed]] = {}
 
     # -- reading the two sides ----------------------------------------------------------------------
     def versions(self, path: str) -> Versions:
@@ -74,12 +78,16 @@ class Integration:
         present = [e for e in entries if e is not None]
         return bool(present) and all(self.memory(path, e) is not None for e in present)
 
-    def ids(self, changes: dict[str, tuple[Entry | None, Entry | None]]) -> set[str]:
+    def ids(self, changes: dict[str, tuple[Entry | None, Entry | None]], commits: list[Replayed]) -> set[str]:
+        """The memories one side touched since base: changed in the end, or changed and changed back (a
+        decision taken back still counts, see `_decision`)."""
         found = set()
-        for path, (old, new) in changes.items():
-            if self.managed(path, *self.versions(path)):
-                found |= {m.id for m in (self.memory(path, old), self.memory(path, new)) if m}
-        return found
+        for step in [changes] + [c.changes for c in commits]:
+            for path, (old, new) in step.items():
+                if path not in changes or self.managed(path, *self.versions(path)):
+                    found |= {m.id for m in (self.memory(path, old), self.memory(path, new)) if m}
+        named = (_SETTLED.match(c.message) for c in commits)  # a sync commit may change no file
+        return found | {m.group(1) for m in named if m}
 
     def where(self, side: int, mid: str) -> tuple[str, Entry] | None:
         """Where memory mid is in base (0), here (1) or there (2): its path and entry, or None."""
@@ -100,15 +108,15 @@ class Integration:
     # -- building -----------------------------------------------------------------------------------
     def build(self) -> Outcome:
         outcome = Outcome(self.incoming)
-        self.local_ids, self.remote_ids = self.ids(self.local), self.ids(self.remote)
+        self.local_ids = self.ids(self.local, self._commits(self.head))
+        self.remote_ids = self.ids(self.remote, self._commits(self.incoming))
         plain = self._merge_plain_files()  # first: a conflict stops everything before any work
-        merges = {mid: self._merge(mid) for mid in sorted(self.local_ids & self.remote_ids)}
-        for commit in self.git.commits(self.base, self.head):
+        for commit in self._commits(self.head):
             self._replay(commit)
         for path, entry in plain.items():
             self._commit({path: entry}, f"sync: {path}, changed on both devices, merged by git")
-        for mid, (merged, versions) in merges.items():
-            self._settle(mid, merged, versions, outcome.notes)
+        for mid in sorted(self.local_ids & self.remote_ids):
+            self._settle(mid, outcome.notes)
         outcome.tip = self.tip
         return outcome
 
@@ -131,11 +139,21 @@ class Integration:
             merged[path] = (mine[0] if mine else "100644", self.git.write_blob(text))
         return merged
 
-    def _merge(self, mid: str) -> tuple[Merged, tuple[tuple[str, Entry] | None, ...]]:
+    def _merge(
+        self, mid: str
+    ) -> tuple[Merged, tuple[tuple[str, Entry] | None, ...], tuple[frozenset[Decision], frozenset[Decision]]]:
         found = (self.where(0, mid), self.where(1, mid), self.where(2, mid))
-        texts = [self.git.blob(f[1][1]).decode("utf-8") if f else None for f in found]
+        base, here, there = (self.git.blob(f[1][1]).decode("utf-8") if f else None for f in found)
+        old = standing(self.git, self.base, mid)
+        decisions = merge_standing(
+            old,
+            standing(self.git, self.head, mid, self.base, old),
+            standing(self.git, self.incoming, mid, self.base, old),
+        )
+        mine, rest = ({state for _, state in part} for part in decisions)
         try:
-            return merge_memory(*texts), found
+            taken = lambda other: self.git.mentions(self.tip, other)  # noqa: E731
+            return merge_memory(base, here, there, taken, (mine, rest)), found, decisions
         except InvalidMemory as error:
             name = next(f[0] for f in found if f)
             raise SyncStopped(
@@ -143,11 +161,16 @@ class Integration:
                 "was changed. Fix the file on one device, then run personakit sync again"
             ) from None
 
+    def _commits(self, tip: str) -> list[Replayed]:
+        if tip not in self._history:
+            self._history[tip] = self.git.commits(self.base, tip)
+        return self._history[tip]
+
     def _replay(self, commit: Replayed) -> None:
         """Build commit again on top of the tip, carrying only what the remote did not touch."""
         changes: dict[str, Entry | None] = {}
         places: list[tuple[str, Entry, Memory]] = []
-        for path, (old, new) in sorted(self.git.changes(commit.parent, commit.sha).items()):
+        for path, (old, new) in sorted(commit.changes.items()):
             before, after = self.memory(path, old), self.memory(path, new)
             is_memory = (old is None or before is not None) and (new is None or after is not None)
             if path in self.remote and not (is_memory and self.managed(path, *self.versions(path))):
@@ -174,12 +197,11 @@ class Integration:
             changes[target] = entry
         self._commit(changes, commit.message, commit)
 
-    def _settle(
-        self, mid: str, merged: Merged, found: tuple[tuple[str, Entry] | None, ...], notes: list[Note]
-    ) -> None:
-        """Commit the merge of memory mid, changed on both sides, as one `sync` commit.
+    def _settle(self, mid: str, notes: list[Note]) -> None:
+        """Merge memory mid, changed on both sides, and commit it as one `sync` commit.
 
         Replays never touch a memory the remote changed, so it is still where the remote has it."""
+        merged, found, decided = self._merge(mid)
         old, mine, theirs = found
         changes: dict[str, Entry | None] = {}
         if merged.text is not None:
@@ -199,7 +221,10 @@ class Integration:
         versions = [merged.text] + [self.git.blob(f[1][1]).decode("utf-8") for f in found if f]
         text = parse_memory(next(v for v in versions if v)).text
         what = "; ".join(_summary(n) for n in merged.notes) or "changed on both devices: merged"
-        self._commit(changes, f"sync {mid}: {text} ({what})", keep_empty=bool(merged.notes))
+        lines = trailers(decided[0] | decided[1])
+        message = f"sync {mid}: {text} ({what})" + (f"\n{lines}" if lines else "")
+        # Kept even when it changes no file: this device's decisions, whose commits are not carried over
+        self._commit(changes, message, keep_empty=bool(merged.notes or decided[0]))
 
     # -- helpers ------------------------------------------------------------------------------------
     def _free(self, stem: str, mid: str, changes: dict[str, Entry | None]) -> str:

@@ -82,6 +82,22 @@ class Device:
         path.write_text(raw.replace(f"\n{old}\n", f"\n{new_text}\n"), encoding="utf-8")
         self.kit.sync([name])
 
+    def edit_state(self, mid: str, state: str) -> None:
+        """Change a memory's state line in an editor."""
+        name = self.name_of(mid)
+        path = self.root / "memories" / name
+        old = parse_memory(path.read_text(encoding="utf-8")).state
+        path.write_text(
+            path.read_text(encoding="utf-8").replace(f"state: {old}\n", f"state: {state}\n"), encoding="utf-8"
+        )
+        self.kit.sync([name])
+
+    def rename(self, mid: str, new_name: str) -> None:
+        """Rename a memory's file by hand."""
+        name = self.name_of(mid)
+        (self.root / "memories" / name).rename(self.root / "memories" / new_name)
+        self.kit.sync([name, new_name])
+
     def delete_file(self, mid: str) -> None:
         """Forget by deleting the file by hand."""
         name = self.name_of(mid)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -91,14 +92,29 @@ class Merged:
     notes: tuple[Note, ...] = ()
 
 
-def merge_memory(base: str | None, here: str | None, there: str | None) -> Merged:
+def merge_memory(
+    base: str | None,
+    here: str | None,
+    there: str | None,
+    taken: Callable[[str], bool] = lambda _: False,
+    decided: tuple[Collection[str], Collection[str]] = ((), ()),
+) -> Merged:
     """Merge three versions of one memory file (see the module docstring). Raises InvalidMemory when a
-    version that both sides changed cannot be read as a memory: the caller falls back to a text merge."""
+    version that both sides changed cannot be read as a memory: the caller falls back to a text merge.
+
+    `taken(id)` says whether another memory in the vault has that id already: a second memory never
+    takes it (its text may be the one another memory was first proposed with).
+
+    `decided` holds each side's decisions on this memory since base that it did not take back, when the
+    caller knows its history (`personakit sync` does; a git merge driver does not): a decision counts even
+    when the side came back to base's state (approved, then rejected again), and a state that changed
+    without one (forgotten, then proposed again) yields to a decision."""
+    mine_decided, theirs_decided = decided
     if here == there:
         return Merged(here)
-    if here == base:
+    if here == base and not mine_decided:
         return Merged(there)
-    if there == base:
+    if there == base and not theirs_decided:
         return Merged(here)
     if here is None or there is None:  # forgotten on one side, changed on the other (or added by one)
         kept = there if here is None else here
@@ -112,17 +128,26 @@ def merge_memory(base: str | None, here: str | None, there: str | None) -> Merge
     mine, theirs = parse_memory(here), parse_memory(there)
     if mine.id != theirs.id:  # two memories at one path: both stay, each merged with its own past
         old = parse_memory(base) if base is not None else None
-        first = merge_memory(base if old and old.id == mine.id else None, here, None)
-        other = merge_memory(base if old and old.id == theirs.id else None, None, there)
+        first = merge_memory(base if old and old.id == mine.id else None, here, None, taken, decided)
+        other = merge_memory(base if old and old.id == theirs.id else None, None, there, taken, decided)
         notes = first.notes + other.notes
         if first.text is None:
             return Merged(other.text, None, notes)
         return Merged(first.text, other.text, notes)
-    return _merge_same(base, parse_memory(base) if base is not None else None, here, mine, there, theirs)
+    merged = _merge_same(
+        base, parse_memory(base) if base is not None else None, here, mine, there, theirs, taken
+    )
+    return _apply_decisions(merged, mine, mine_decided, theirs_decided) if any(decided) else merged
 
 
 def _merge_same(
-    base: str | None, old: Memory | None, here: str, mine: Memory, there: str, theirs: Memory
+    base: str | None,
+    old: Memory | None,
+    here: str,
+    mine: Memory,
+    there: str,
+    theirs: Memory,
+    taken: Callable[[str], bool],
 ) -> Merged:
     b, h, t = (_Doc.split(base) if base is not None else None), _Doc.split(here), _Doc.split(there)
     notes: list[Note] = []
@@ -161,7 +186,7 @@ def _merge_same(
         body = h.body
     else:  # edited on both sides: here's text stays this memory; there's becomes a second one
         body = h.body
-        second, note = _second_memory(mine, there, theirs)
+        second, note = _second_memory(mine, there, theirs, taken)
         notes.append(note)
     merged = h.opening + "".join(text for _, text in blocks) + h.closing + body
     if union:
@@ -175,10 +200,36 @@ def _merge_same(
     return Merged(merged, second, tuple(notes))
 
 
-def _second_memory(mine: Memory, there: str, theirs: Memory) -> tuple[str, Note]:
-    """The other device's text as a memory of its own: a new id, unconfirmed unless it was more private."""
+def _apply_decisions(merged: Merged, mine: Memory, here: Collection[str], there: Collection[str]) -> Merged:
+    """The state the two sides' decisions give (the most private of them), in place of the one their
+    files' states give; a note when the two sides decided differently."""
+    assert merged.text is not None
+    ours, theirs = _most_private(here), _most_private(there)
+    kept = _most_private([*here, *there])
+    notes = [n for n in merged.notes if n.kind != "decisions"]
+    if here and there and ours != theirs:
+        notes.insert(0, Note("decisions", mine.id, parse_memory(merged.text).text, ours, theirs, kept))
+    text = merged.text if parse_memory(merged.text).state == kept else set_key(merged.text, "state", kept)
+    return Merged(text, merged.second, tuple(notes))
+
+
+def _most_private(states: Collection[str]) -> State:
+    kept: State = "approved"
+    for state in states:
+        kept = more_private(kept, state)
+    return kept
+
+
+def _second_memory(
+    mine: Memory, there: str, theirs: Memory, taken: Callable[[str], bool]
+) -> tuple[str, Note]:
+    """The other device's text as a memory of its own: a new id, unconfirmed unless it was more private.
+
+    Its id is the one its text would get as a proposal, unless a memory has that one already (this one,
+    whose text it may have been at first, or another): then one made from the text and this memory's id,
+    the same on every device that makes this merge."""
     sid = memory_id(theirs.text)
-    if sid == mine.id:  # its text is the one this memory was first proposed with
+    if sid == mine.id or taken(sid):
         digest = hashlib.sha256(f"{normalize(theirs.text)}\n{mine.id}".encode()).hexdigest()
         sid = "m_" + digest[:12]
     state = more_private("unconfirmed", theirs.state)

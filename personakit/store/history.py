@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # A missing git must become our sentence at first use, not an ImportError with a page of text at import.
@@ -429,6 +430,7 @@ class Replayed:
     email: str
     date: str
     message: str
+    changes: dict[str, tuple[Entry | None, Entry | None]] = field(default_factory=dict, compare=False)
 
 
 class Plumbing:
@@ -537,21 +539,22 @@ class Plumbing:
         except GitCommandError:
             return False
 
-    def commits(self, base: str | None, tip: str) -> list[Replayed]:
-        """The commits in base..tip, oldest first (parents before children)."""
+    def commits(self, base: str | None, tip: str, *only: str) -> list[Replayed]:
+        """The commits in base..tip (only: more `git log` options, such as --grep), oldest first, each
+        with the files it changed (a merge: against its first parent), in one `git log`."""
         span = f"{base}..{tip}" if base else tip
         out = self.git.log(
-            "--reverse", "--topo-order", "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B%x1e", span
-        )
+            "--reverse", "--topo-order", "--raw", "--no-renames", "--no-abbrev", "-z",
+            "--diff-merges=first-parent", "--format=%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B%x1f", *only, span,
+            strip_newline_in_stdout=False,
+        )  # fmt: skip
         found = []
-        for record in str(out).split("\x1e"):
-            parts = record.lstrip("\n").split("\x1f")
-            if len(parts) == 6:
-                parents = parts[1].split()
-                sha, _, name, email, date, message = parts
-                found.append(
-                    Replayed(sha, parents[0] if parents else None, name, email, date, message.rstrip("\n"))
-                )
+        for record in str(out).split("\x1e")[1:]:
+            sha, parents, name, email, date, message, raw = record.split("\x1f", 6)
+            first = parents.split()[0] if parents.split() else None
+            commit = Replayed(sha, first, name, email, date, message.rstrip("\n"))
+            commit.changes.update(_raw_changes(raw.lstrip("\0\n").split("\0")))
+            found.append(commit)
         return found
 
     def tree(self, commit: str | None) -> dict[str, Entry]:
@@ -576,15 +579,15 @@ class Plumbing:
                 "-r", "-z", "--no-renames", "--no-commit-id", a, b, strip_newline_in_stdout=False
             )
         )
-        fields = out.split("\0")
-        found: dict[str, tuple[Entry | None, Entry | None]] = {}
-        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
-            if not meta.startswith(":"):
-                continue
-            old_mode, new_mode, old_sha, new_sha, _ = meta[1:].split()
-            found[path] = (None if set(old_mode) == {"0"} else (old_mode, old_sha),
-                           None if set(new_mode) == {"0"} else (new_mode, new_sha))  # fmt: skip
-        return found
+        return _raw_changes(out.split("\0"))
+
+    def mentions(self, commit: str, text: str) -> bool:
+        """Does any file under memories/ in commit contain text?"""
+        try:
+            self.git.grep("-F", "-q", "-e", text, commit, "--", "memories")
+            return True
+        except GitCommandError:
+            return False
 
     def blob(self, sha: str) -> bytes:
         return bytes(self.git.get_object_data(sha)[3])
@@ -665,6 +668,17 @@ class _Scratch:
 
     def __exit__(self, *_: object) -> None:
         os.unlink(self.path)
+
+
+def _raw_changes(fields: list[str]) -> dict[str, tuple[Entry | None, Entry | None]]:
+    """`--raw -z` output (`:mode mode sha sha status`, path, ...) as path -> (old entry, new entry)."""
+    found: dict[str, tuple[Entry | None, Entry | None]] = {}
+    for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+        if meta.startswith(":"):
+            old_mode, new_mode, old_sha, new_sha, _ = meta[1:].split()
+            found[path] = (None if set(old_mode) == {"0"} else (old_mode, old_sha),
+                           None if set(new_mode) == {"0"} else (new_mode, new_sha))  # fmt: skip
+    return found
 
 
 def _last_line(error: GitCommandError) -> str:
