@@ -202,6 +202,8 @@ class Integration:
 
         Replays never touch a memory the remote changed, so it is still where the remote has it."""
         merged, found, decided = self._merge(mid)
+        if not any(found):
+            return  # made and forgotten again on both sides since base: nothing to settle
         old, mine, theirs = found
         changes: dict[str, Entry | None] = {}
         if merged.text is not None:

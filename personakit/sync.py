@@ -13,7 +13,8 @@ A round is fetch, integrate, push:
    (each atomically); git's index and then HEAD (one compare-and-swap) follow. Until HEAD moves, the files
    on disk are already the new ones, so nothing ever looks like an edit that undoes what came in. A killed
    sync is finished by `recover`, which every PersonaKit process runs before it takes in changes.
-4. Push, never forced. If the remote moved ahead meanwhile, go round again (up to five rounds).
+4. Push, never forced. If the remote moved ahead meanwhile, go round again (up to eight rounds, with a
+   growing random pause between them).
 
 Running servers see the written files through their watchers; the files arrive committed, so git sees
 them clean and nothing is committed again "by hand".
@@ -24,6 +25,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
+import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -39,7 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("personakit")
 
-ROUNDS = 5
+ROUNDS = 8
 JOURNAL = "sync.json"
 SYNCED = "refs/personakit/synced/"  # the remote commit this device last synced with, per remote
 BULK = 200  # more changed files than this are checked out by git itself, without a fsync each
@@ -84,7 +88,7 @@ def sync(
     try:
         name, branch = choose_remote(git, remote)
         report = Report(name, branch)
-        for _ in range(ROUNDS):
+        for attempt in range(ROUNDS):
             incoming = _fetch(git, name, branch, interactive)
             tip = _integrate(kit, git, incoming, report)
             if tip != incoming:
@@ -93,8 +97,9 @@ def sync(
                 try:
                     git.push(name, tip, branch, interactive)
                 except RemoteFailed as failed:
-                    if failed.kind == "behind":
-                        continue  # the remote moved ahead since the fetch: another round
+                    if failed.kind == "behind":  # the remote moved ahead since the fetch: another round,
+                        time.sleep(random.uniform(0, 0.1 * 2**attempt))  # after a random pause, so two
+                        continue  # devices that keep meeting at the remote stop meeting
                     brought = (
                         f"brought in {_count(report.brought, 'changed file')}, but " if report.brought else ""
                     )
@@ -164,7 +169,7 @@ def _fetch(git: Plumbing, name: str, branch: str, interactive: bool) -> str | No
 
 
 def _failure(failed: RemoteFailed, name: str, git: Plumbing) -> str:
-    url = git.remotes().get(name, "")
+    url = _shown(git.remotes().get(name, ""))
     if failed.kind == "unreachable":
         return f"could not reach {name} ({url}): {failed.said}. Check the address and your connection"
     if failed.kind == "credentials":
@@ -288,6 +293,11 @@ def _write_journal(path: os.PathLike[str], old: str, new: str) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
+
+
+def _shown(url: str) -> str:
+    """A remote's address as it may be printed: a password written into it is masked."""
+    return re.sub(r"(://[^/@:]+):[^/@]*@", r"\1:***@", url)
 
 
 def _memory_path(path: str) -> bool:

@@ -163,7 +163,7 @@ def check(world: World) -> None:
     for device in devices:
         assert device.files() == first.files() and device.head() == first.head(), device.root.name
         assert device.clean(), git(device.root, "status", "--short")
-        assert git(device.root, "fsck", "--no-progress", "--strict") == ""
+        assert git(device.root, "fsck", "--no-progress", "--no-dangling", "--strict") == ""
         assert git(device.root, "rev-list", "--merges", "HEAD") == ""
     final = first.memories()
     texts = {parse_memory(t).id: t for t in first.files().values()}

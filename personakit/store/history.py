@@ -484,14 +484,18 @@ class Plumbing:
     def fetch(self, remote: str, branch: str, interactive: bool) -> str | None:
         """Fetch the remote's branch; its commit, or None when the remote has no such branch yet."""
         tracking = f"refs/remotes/{remote}/{branch}"
-        try:
-            self._network("fetch", "--no-tags", "--quiet", remote, f"+refs/heads/{branch}:{tracking}",
-                          interactive=interactive)  # fmt: skip
-        except RemoteFailed as failed:
-            if "couldn't find remote ref" not in failed.said.lower():
-                raise
-            return None
-        return self.ref(tracking)
+        for attempt in range(3):
+            try:
+                self._network("fetch", "--no-tags", "--quiet", remote, f"+refs/heads/{branch}:{tracking}",
+                              interactive=interactive)  # fmt: skip
+                return self.ref(tracking)
+            except RemoteFailed as failed:
+                if "couldn't find remote ref" in failed.said.lower():
+                    return None
+                if "cannot lock ref" not in failed.said or attempt == 2:
+                    raise
+                time.sleep(0.5)  # another fetch (one a killed sync left running) is updating the ref
+        raise AssertionError("unreachable")
 
     def push(self, remote: str, commit: str, branch: str, interactive: bool) -> None:
         """Push commit to the remote's branch: a fast-forward, never forced."""
@@ -640,15 +644,12 @@ class Plumbing:
     def stage(self, paths: list[str]) -> None:
         """Make git's index match the work tree for paths (written, or removed)."""
         for i in range(0, len(paths), 500):
-            self.git.update_index("--add", "--remove", "--", *paths[i : i + 500])
+            self.history._run("update-index", "--add", "--remove", "--", *paths[i : i + 500])
 
     def check_out(self, commit: str, paths: list[str]) -> None:
         """Write paths as commit has them into the work tree and git's index."""
         for i in range(0, len(paths), 500):
-            self.git.checkout(commit, "--", *paths[i : i + 500])
-
-    def dirty(self, paths: list[str]) -> set[str]:
-        return self.history.changed(*paths) if paths else set()
+            self.history._run("checkout", commit, "--", *paths[i : i + 500])
 
     def _scratch(self, data: bytes) -> _Scratch:
         return _Scratch(self.git_dir, data)
@@ -682,6 +683,18 @@ def _raw_changes(fields: list[str]) -> dict[str, tuple[Entry | None, Entry | Non
 
 
 def _last_line(error: GitCommandError) -> str:
-    said = [line.strip() for line in f"{error.stderr or ''}".splitlines() if line.strip()]
+    """What git said that matters: its last line, without the boilerplate it adds after ssh's reason."""
+    text = str(error.stderr or "").strip()
+    if text.startswith("stderr: '"):  # GitPython's wrapping
+        text = text.removeprefix("stderr: '").removesuffix("'")
+    said = [line.strip() for line in text.splitlines() if line.strip()]
     said = [line.removeprefix("fatal: ").removeprefix("error: ") for line in said]
+    said = [line for line in said if not line.startswith(_BOILERPLATE)]
     return said[-1] if said else str(error).strip().splitlines()[-1]
+
+
+_BOILERPLATE = (
+    "Could not read from remote repository",
+    "Please make sure you have",
+    "and the repository exists",
+)
