@@ -186,7 +186,12 @@ def _integrate(kit: PersonaKit, git: Plumbing, incoming: str | None, report: Rep
         trouble = kit.history.trouble()
         if trouble:
             raise PersonaKitError(f"{trouble}. Nothing was synced")
-        kit.sync(None)  # hand edits become commits first, and a killed sync is finished
+        recover(kit)  # a killed sync is finished first
+        dirty = kit.history.changed()  # one look at the whole vault (a full intake pass costs more at 10k)
+        edited = [p.removeprefix("memories/") for p in dirty if _memory_path(p)]
+        if edited:
+            kit.sync(edited)  # hand edits become commits first
+            dirty = kit.history.changed()  # what is left: files that are not memories, unreadable ones
         head = kit.history.head()
         if head is None:
             raise PersonaKitError("the vault has no commit yet; run personakit init")
@@ -198,15 +203,15 @@ def _integrate(kit: PersonaKit, git: Plumbing, incoming: str | None, report: Rep
         else:
             outcome = Integration(git, base, head, incoming).build()
             tip, notes = outcome.tip, outcome.notes
-        report.brought += move(kit, git, head, tip)
+        report.brought += move(kit, git, head, tip, dirty)
         report.notes += notes
         return tip
 
 
-def move(kit: PersonaKit, git: Plumbing, old: str, new: str) -> int:
+def move(kit: PersonaKit, git: Plumbing, old: str, new: str, uncommitted: set[str]) -> int:
     """Move the vault (files, git's index, HEAD) from commit old to new; see step 3 above. Files changed."""
     changes = git.changes(old, new)
-    dirty = sorted(kit.history.changed() & changes.keys())
+    dirty = sorted(uncommitted & changes.keys())
     if dirty:
         raise SyncStopped(
             f"{dirty[0]} has changes of yours that are not committed, and the sync would replace it; commit "

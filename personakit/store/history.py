@@ -443,6 +443,8 @@ class Plumbing:
     def __init__(self, history: History) -> None:
         self.history = history
         self.git = history.git
+        self._index_tree: str | None = None  # the tree build_tree last wrote, still in its index
+        self._index_at: str | None = None  # the commit made of that tree
 
     @functools.cached_property
     def git_dir(self) -> Path:
@@ -607,7 +609,7 @@ class Plumbing:
         split = ("-c", "core.splitIndex=false")
         if start is None:
             self.git.execute(["git", *split, "read-tree", "--empty"], env=env)
-        else:
+        elif start != self._index_at:  # the index holds another tree than start's: read start's
             self.git.execute(["git", *split, "read-tree", start], env=env)
         gone = [path for path, entry in changes.items() if entry is None]
         put = [f"{mode},{sha},{path}" for path, e in changes.items() if e is not None for mode, sha in [e]]
@@ -616,7 +618,11 @@ class Plumbing:
         for i in range(0, len(put), 500):
             args = [a for info in put[i : i + 500] for a in ("--cacheinfo", info)]
             self.git.execute(["git", *split, "update-index", "--add", *args], env=env)
-        return str(self.git.execute(["git", *split, "write-tree"], env=env)).strip()
+        self._index_tree, self._index_at = (
+            str(self.git.execute(["git", *split, "write-tree"], env=env)).strip(),
+            None,
+        )
+        return self._index_tree
 
     def commit_tree(self, tree: str, parent: str | None, message: str, author: Replayed | None = None) -> str:
         env = dict(self.history.owner_identity())
@@ -627,7 +633,10 @@ class Plumbing:
                 "GIT_AUTHOR_DATE": author.date,
             }
         parents = ["-p", parent] if parent else []
-        return str(self.git.execute(["git", "commit-tree", tree, *parents, "-m", message], env=env)).strip()
+        commit = str(self.git.execute(["git", "commit-tree", tree, *parents, "-m", message], env=env)).strip()
+        if tree == self._index_tree:
+            self._index_at = commit  # the next tree built on this commit starts from the index as it is
+        return commit
 
     def merge_text(self, base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
         """git's own three-way merge of a file's texts; None when they conflict (or one is binary)."""
