@@ -44,7 +44,7 @@ def command(python: str | None = None) -> str:
 
 def install(history: History) -> None:
     """Make the vault's git use the driver (cheap when it already does: one `git config` read)."""
-    from personakit.store.history import Plumbing
+    from personakit.store.plumbing import Plumbing
 
     git = Plumbing(history)
     want = command()

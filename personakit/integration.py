@@ -28,7 +28,7 @@ from personakit.core.merging import Merged, Note, merge_memory
 from personakit.errors import PersonaKitError
 from personakit.standing import Decision, merge_standing, standing, trailers
 from personakit.store.files import plain_name
-from personakit.store.history import Entry, Plumbing, Replayed
+from personakit.store.plumbing import Entry, Plumbing, Replayed
 
 REGULAR = ("100644", "100755")
 _SETTLED = re.compile(r"sync (m_[0-9a-f]{12}):")

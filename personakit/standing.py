@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from personakit.core.memory import InvalidMemory, parse_memory
-from personakit.store.history import Plumbing, Replayed
+from personakit.store.plumbing import Plumbing, Replayed
 
 Decision = tuple[str, str]  # (the event: the commit that made it, first 12 digits; the state)
 

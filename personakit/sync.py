@@ -36,7 +36,7 @@ from personakit.core.merging import Note
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.integration import Integration, SyncStopped
 from personakit.store.files import plain_name
-from personakit.store.history import Entry, Plumbing, RemoteFailed
+from personakit.store.plumbing import Entry, Plumbing, RemoteFailed
 
 if TYPE_CHECKING:
     from personakit.service import PersonaKit
@@ -107,7 +107,7 @@ def sync(
                         f"{brought}{_failure(failed, name, git)}; this device's changes stay here, and go "
                         "with the next sync"
                     ) from None
-                report.sent += len(git.commits(incoming, tip))
+                report.sent += git.count(incoming, tip)
                 if git.config(f"branch.{git.branch()}.remote") is None:
                     git.set_config(f"branch.{git.branch()}.remote", name)  # so a plain `git pull` works too
                     git.set_config(f"branch.{git.branch()}.merge", f"refs/heads/{branch}")

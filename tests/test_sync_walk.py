@@ -13,7 +13,7 @@ when it syncs), so it can say what the end must look like without re-implementin
   when they agree; the most private, with a note in some sync's report, when they do not;
 - a memory nobody proposed (a second memory for the other device's text) is named in a report.
 
-CI walks 40 steps on each device for two seeds; `PERSONAKIT_FULL=1` walks 200 steps on each, for five.
+CI walks 30 steps on each device for two seeds; `PERSONAKIT_FULL=1` walks 200 steps on each, for five.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from personakit.owner.decisions import recategorize
 from devices import Device, bare_remote, clone, first_device, git
 
 FULL = os.environ.get("PERSONAKIT_FULL") == "1"
-STEPS = 200 if FULL else 40
+STEPS = 200 if FULL else 30
 SEEDS = [1, 2, 3, 4, 5] if FULL else [1, 2]
 KEEPS = {"propose", "decide", "edit", "second"}
 TEXTS = [f"Prefers {thing}" for thing in (

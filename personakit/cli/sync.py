@@ -45,7 +45,7 @@ def cmd_remote(args: argparse.Namespace) -> int:
 
     The same as `git remote add` in the vault. Use a private repository: the remote holds every memory,
     restricted ones included."""
-    from personakit.store.history import Plumbing
+    from personakit.store.plumbing import Plumbing
 
     kit = open_vault(args, writes=args.action == "add")
     git = Plumbing(kit.history)
