@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
