@@ -17,6 +17,7 @@ that installed it is gone. A vault without the `.gitattributes` line gets it in 
 
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 import subprocess
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from personakit.store.history import History
 
 ATTRIBUTE = "memories/*.md merge=personakit"
+log = logging.getLogger("personakit")
 
 
 def command(python: str | None = None) -> str:
@@ -43,23 +45,29 @@ def command(python: str | None = None) -> str:
 
 
 def install(history: History) -> None:
-    """Make the vault's git use the driver (cheap when it already does: one `git config` read)."""
+    """Make the vault's git use the driver (cheap when it already does: one `git config` read). A
+    failure (a config file another process holds, a read-only .git) is logged and leaves the vault
+    with git's text merge; it never stops PersonaKit from starting."""
+    from personakit.store.history import GitError
     from personakit.store.plumbing import Plumbing
 
     git = Plumbing(history)
     want = command()
-    if git.config("merge.personakit.driver") == want:
-        return
-    git.set_config("merge.personakit.name", "PersonaKit's per-memory rules (docs/sync.md)")
-    git.set_config("merge.personakit.driver", want)
-    if not (history.root / ".gitattributes").is_file() or ATTRIBUTE not in (
-        history.root / ".gitattributes"
-    ).read_text(encoding="utf-8", errors="replace"):
-        info = git.git_dir / "info" / "attributes"
-        info.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if git.config("merge.personakit.driver") == want:
+            return
+        git.set_config("merge.personakit.name", "PersonaKit's per-memory rules (docs/sync.md)")
+        git.set_config("merge.personakit.driver", want)
+        versioned = history.root / ".gitattributes"
+        if versioned.is_file() and ATTRIBUTE in versioned.read_text(encoding="utf-8", errors="replace"):
+            return
+        info = git.git_dir / "info" / "attributes"  # a vault from before sync: per clone, like the config
         known = info.read_text(encoding="utf-8") if info.is_file() else ""
         if ATTRIBUTE not in known:
-            info.write_text(known + ("" if known.endswith("\n") or not known else "\n") + ATTRIBUTE + "\n")
+            info.parent.mkdir(parents=True, exist_ok=True)
+            _write(str(info), known + ("\n" if known and not known.endswith("\n") else "") + ATTRIBUTE + "\n")
+    except (GitError, OSError) as error:
+        log.info("could not install the merge driver for memory files (%s); git merges them as text", error)
 
 
 def merge_files(base_path: str, ours_path: str, theirs_path: str, name: str) -> int:

@@ -3,7 +3,7 @@
 Given the commit both sides last shared (`base`), this device's tip (`head`) and the remote's
 (`incoming`), `Integration.build` returns a new tip whose first parent chain is the remote's history
 followed by this device's work. Nothing here touches the work tree, git's index or a ref: the new
-commits are built off to the side (`store.history.Plumbing`), and `personakit.sync` moves HEAD to them.
+commits are built off to the side (`store.plumbing`), and `personakit.sync` moves HEAD to them.
 
 - What each side changed since `base` is read memory by memory, by id (a file renamed on one side is
   still the same memory). A memory or file changed on one side only needs no rule.
@@ -11,9 +11,11 @@ commits are built off to the side (`store.history.Plumbing`), and `personakit.sy
   (an assistant's proposal stays `<host> (assistant)`), carrying what only this device changed. A commit
   left with nothing to carry is dropped: what it did is in the remote's history already, or below.
 - Each memory changed on both sides is then merged by `core.merging` in one commit of its own,
-  `sync m_x: text (what was decided)`, made as the owner; the report lists its notes. A file that is not
-  a memory and changed on both sides is merged by git's own text merge; if that conflicts, `SyncStopped`
-  is raised before anything was changed.
+  `sync m_x: text (what was decided)`, made as the owner; the report lists its notes. Its state follows
+  the decisions that stand on each side (`personakit.standing`), which the commit records, since this
+  device's own decision commits on it are not carried over.
+- A file that is not a memory and changed on both sides is merged by git's own text merge; if that
+  conflicts, `SyncStopped` is raised before anything was changed.
 - Two different memories that end up wanting one file name keep both: the one from this device gets
   another name.
 """
@@ -80,7 +82,7 @@ class Integration:
 
     def ids(self, changes: dict[str, tuple[Entry | None, Entry | None]], commits: list[Replayed]) -> set[str]:
         """The memories one side touched since base: changed in the end, or changed and changed back (a
-        decision taken back still counts, see `_decision`)."""
+        decision taken back still counts, see `personakit.standing`), or merged by a `sync` commit."""
         found = set()
         for step in [changes] + [c.changes for c in commits]:
             for path, (old, new) in step.items():
@@ -91,9 +93,8 @@ class Integration:
 
     def where(self, side: int, mid: str) -> tuple[str, Entry] | None:
         """Where memory mid is in base (0), here (1) or there (2): its path and entry, or None."""
-        touched = {0: self.local.keys() | self.remote.keys(), 1: self.local.keys(), 2: self.remote.keys()}[
-            side
-        ]
+        sides = (self.local.keys() | self.remote.keys(), self.local.keys(), self.remote.keys())
+        touched = sides[side]
         for path in sorted(touched):
             entry = self.versions(path)[side]
             found = self.memory(path, entry)

@@ -221,6 +221,7 @@ def _terminate(signum: int, frame: object) -> None:
 def serve(vault: str | None, read_only: bool = False) -> None:
     """Serve until stdin closes. A vault that cannot be opened or started ends the process with one sentence
     on stderr (raised as PersonaKitError for the command line to print), before or after the handshake."""
+    os.environ["GIT_TERMINAL_PROMPT"] = "0"  # no git this process runs may ever wait on a terminal
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGINT, _terminate)
     kit = PersonaKit(vault)  # a folder that is not a vault, a file, no git: a sentence, before any protocol

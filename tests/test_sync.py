@@ -12,6 +12,7 @@ import pytest
 
 from personakit.core.memory import memory_id, parse_memory
 from personakit.errors import PersonaKitError
+from personakit.service import init_vault
 
 from devices import Device, bare_remote, clone, first_device, git
 
@@ -219,5 +220,29 @@ def test_sync_without_a_remote_says_how_to_add_one(vault: Path) -> None:
     try:
         with pytest.raises(PersonaKitError, match="personakit remote add origin URL"):
             device.sync()
+    finally:
+        device.close()
+
+
+def test_a_vault_made_on_its_own_joins_a_remote_that_has_memories(
+    pair: tuple[Device, Device], tmp_path: Path
+) -> None:
+    laptop, _ = pair
+    own = tmp_path / "own"
+    init_vault(own)  # a vault started separately on another machine, with memories of its own
+    device = Device(own)
+    try:
+        mine = device.propose("Works in Go and Python")["id"]
+        same = device.propose(TEA, quote="green tea, every morning")["id"]
+        git(own, "remote", "add", "origin", git(laptop.root, "remote", "get-url", "origin").strip())
+        device.sync()
+        laptop.sync()
+        same_everywhere(laptop, device)
+        assert {mine, same} == set(laptop.memories())
+        (text,) = [t for t in laptop.files().values() if parse_memory(t).id == same]
+        assert set(parse_memory(text).evidence) == {
+            "I said: drinks green tea in the morning",
+            "green tea, every morning",
+        }
     finally:
         device.close()
