@@ -284,7 +284,8 @@ def recover(kit: PersonaKit) -> None:
                 )
             else:
                 log.warning(
-                    "a sync was interrupted and the vault changed since; personakit sync will finish it"
+                    "a sync was interrupted and the vault's history moved on since (a git command?); the "
+                    "files it had written are taken in as edits, and the next personakit sync sends them"
                 )
         finally:
             git.close()
