@@ -170,6 +170,11 @@ def _fetch(git: Plumbing, name: str, branch: str, interactive: bool) -> str | No
 
 def _failure(failed: RemoteFailed, name: str, git: Plumbing) -> str:
     url = _shown(git.remotes().get(name, ""))
+    if failed.kind == "unreachable" and "not found" in failed.said.lower():  # how hosts answer a private one
+        return (
+            f"{name} ({url}) has no such repository, or your credentials do not reach it: {failed.said}. "
+            "Check the address, and that `git fetch` works in the vault"
+        )
     if failed.kind == "unreachable":
         return f"could not reach {name} ({url}): {failed.said}. Check the address and your connection"
     if failed.kind == "credentials":
