@@ -46,6 +46,7 @@ def cmd_remote(args: argparse.Namespace) -> int:
     The same as `git remote add` in the vault. Use a private repository: the remote holds every memory,
     restricted ones included."""
     from personakit.store.plumbing import Plumbing
+    from personakit.sync import SYNCED
 
     kit = open_vault(args, writes=args.action == "add")
     git = Plumbing(kit.history)
@@ -58,6 +59,6 @@ def cmd_remote(args: argparse.Namespace) -> int:
         raise PersonaKitError("say the remote's name and address: personakit remote add origin URL")
     if args.name in git.remotes():
         raise PersonaKitError(f"the vault already has a remote named {args.name!r}; choose another name")
-    git.add_remote(args.name, args.url)
+    git.add_remote(args.name, args.url, forget=SYNCED + args.name)
     print(f"Added {args.name} ({args.url}). Now run: personakit sync")
     return 0

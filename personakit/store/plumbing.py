@@ -85,9 +85,11 @@ class Plumbing:
         found = (line.split(" ", 1) for line in out.splitlines() if " " in line)
         return {key[len("remote.") : -len(".url")]: url for key, url in found}
 
-    def add_remote(self, name: str, url: str) -> None:
+    def add_remote(self, name: str, url: str, forget: str) -> None:
+        """Add a remote, and forget `forget` (a ref) that an earlier remote of that name left."""
         try:
             self.git.remote("add", name, url)
+            self.git.update_ref("-d", forget)
         except GitError as error:
             raise PersonaKitError(f"git could not add the remote ({_last_line(error)})") from None
 
