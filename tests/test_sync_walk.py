@@ -125,11 +125,12 @@ def step(world: World, rng: random.Random, name: str, counter: list[int]) -> Non
             world.record(name, "edit", mid, None, _text(device, mid))
         elif roll < 0.9:
             counter[0] += 1
-            if rng.random() < 0.5:
+            if rng.random() < 0.5:  # a file renamed is the same memory, unchanged: no event of the model
                 device.rename(mid, f"renamed-{counter[0]}.md")
             else:
-                recategorize(device.kit, mid, rng.choice(["tools", "work-style", "other"]))  # type: ignore[arg-type]
-            world.record(name, "edit", mid, None, _text(device, mid))
+                category = rng.choice(["tools", "work-style", "other"])
+                if recategorize(device.kit, mid, category)[1]:  # type: ignore[arg-type]
+                    world.record(name, "edit", mid, None, _text(device, mid))
         else:
             text = _text(device, mid)
             device.forget(mid) if rng.random() < 0.5 else device.delete_file(mid)
