@@ -112,7 +112,7 @@ class Device:
 
     def memories(self) -> dict[str, tuple[str, str]]:
         """id -> (state, text) of every memory file."""
-        found = {}
+        found: dict[str, tuple[str, str]] = {}
         for name, text in self.files().items():
             memory = parse_memory(text, name)
             found[memory.id] = (memory.state, memory.text)
