@@ -105,8 +105,10 @@ def _conflict(vault: Path) -> None:
     git(vault, "checkout", "-q", "main")
     tea.write_text(tea.read_text().replace("Drinks green tea", "Drinks green tea with honey"))
     commit_all(vault, "on the desktop")
+    # git's own text merge (the vault's merge driver would keep both texts, without a conflict)
+    text_merge = "merge.personakit.driver=git merge-file -L ours -L base -L theirs %A %O %B"
     merged = subprocess.run(
-        ["git", "-C", str(vault), "merge", "-q", "laptop"], capture_output=True, check=False
+        ["git", "-C", str(vault), "-c", text_merge, "merge", "-q", "laptop"], capture_output=True, check=False
     )
     assert merged.returncode != 0 and "<<<<<<<" in tea.read_text()
 
