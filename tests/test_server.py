@@ -270,7 +270,7 @@ async def test_strange_texts_stay_inside_memories(vault: Path, text: str) -> Non
     memories = [p for p in listed if p.startswith("memories/") and p.endswith(".md")]
     stem = memories[0].removeprefix("memories/").removesuffix(".md") if len(memories) == 1 else ""
     assert stem and all(c == "-" or unicodedata.category(c)[0] in "LMN" for c in stem), memories  # letters
-    assert not [p for p in listed if not p.startswith(("memories", ".personakit", "README.md", ".gitignore"))]
+    assert not [p for p in listed if not p.startswith(("memories", ".personakit", "README.md", ".git"))]
     assert "\0" not in (vault / memories[0]).read_text()
 
 
