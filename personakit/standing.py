@@ -3,10 +3,11 @@
 A sync merges two sides' states by their decisions, not only by their files (see `core.merging`): a
 decision counts even when a side came back to where it started, and two devices that decided without
 knowing of each other both count. Each decision is an event: the commit that made it (`approve`,
-`reject`, `restrict`, or a hand edit of the `state:` line). A later decision replaces what stood before it
-on its side; a forget, or a new proposal after it, clears it. A `sync m_x` commit, which merged the two
-sides' decisions when their own commits could not be carried over, lists what stood after it in trailers
-(`Decided: restricted (1a2b3c4d5e6f)`), so every device reads the same events from the shared history.
+`reject`, `restrict`, a hand edit of the `state:` line, or a memory the owner added with its state). A
+later decision replaces what stood before it on its side; a forget, or a new proposal after it, clears
+it. A `sync m_x` commit, which merged the two sides' decisions when their own commits could not be
+carried over, lists what stood after it in trailers (`Decided: restricted (1a2b3c4d5e6f)`), so every
+device reads the same events from the shared history.
 
 Only PersonaKit's commit subjects (`verb m_x: text`) are read: a commit made by hand with git that names
 no memory is not a decision here.
@@ -50,7 +51,7 @@ def standing(
             return frozenset((m["event"], m["state"]) for m in _TRAILER.finditer(commit.message))
         if verb in ("forget", "propose"):
             return frozenset()
-        changed = _state_change(git, commit, mid)
+        changed = _state_change(git, commit, mid, made=verb == "add")
         if changed is not None:
             return frozenset({(commit.sha[:12], changed)})
     return before if since else frozenset()
@@ -70,8 +71,9 @@ def trailers(decisions: Iterable[Decision]) -> str:
     return "".join(f"\n{TRAILER} {state} ({event})" for event, state in sorted(decisions))
 
 
-def _state_change(git: Plumbing, commit: Replayed, mid: str) -> str | None:
-    """The state a hand edit gave memory mid, when it changed it."""
+def _state_change(git: Plumbing, commit: Replayed, mid: str, made: bool = False) -> str | None:
+    """The state a hand edit gave memory mid, when it changed it; with made, the state the owner gave a
+    memory they added themselves (`personakit add`)."""
     states: list[set[str]] = [set(), set()]
     for path, entries in commit.changes.items():
         for side, entry in enumerate(entries):
@@ -84,4 +86,6 @@ def _state_change(git: Plumbing, commit: Replayed, mid: str) -> str | None:
             if memory.id == mid:
                 states[side].add(memory.state)
     before, after = states
+    if made and not before and len(after) == 1:
+        return next(iter(after))
     return next(iter(after)) if before and len(after) == 1 and after != before else None

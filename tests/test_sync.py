@@ -246,3 +246,24 @@ def test_a_vault_made_on_its_own_joins_a_remote_that_has_memories(
         }
     finally:
         device.close()
+
+
+def test_a_decision_taken_back_before_syncing_still_counts(pair: tuple[Device, Device]) -> None:
+    laptop, desktop = pair
+    mid = memory_id(TEA)
+    laptop.decide(mid, "approved")
+    desktop.decide(mid, "restricted")
+    desktop.decide(mid, "unconfirmed")  # back where it was: the file is as it was, the decision is not
+    laptop.sync()
+    report = desktop.sync()
+    assert [(n.kind, n.here, n.there, n.kept) for n in report.notes] == [
+        ("decisions", "unconfirmed", "approved", "unconfirmed")
+    ]
+    laptop.sync()
+    same_everywhere(laptop, desktop)
+    assert laptop.memories()[mid][0] == "unconfirmed"
+    subject, *trailers = (
+        git(laptop.root, "log", "-1", "--format=%B", "--grep", f"sync {mid}").strip().splitlines()
+    )
+    assert "unconfirmed here, approved on the other device: kept unconfirmed" in subject
+    assert sorted(t.split()[1] for t in trailers if t.startswith("Decided:")) == ["approved", "unconfirmed"]
