@@ -14,12 +14,10 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from dataclasses import dataclass, field
 from pathlib import Path
 
 # A missing git must become our sentence at first use, not an ImportError with a page of text at import.
