@@ -27,9 +27,11 @@ import logging
 import os
 import random
 import re
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from personakit.core.merging import Note
@@ -46,7 +48,7 @@ log = logging.getLogger("personakit")
 ROUNDS = 8
 JOURNAL = "sync.json"
 SYNCED = "refs/personakit/synced/"  # the remote commit this device last synced with, per remote
-BULK = 200  # more changed files than this are checked out by git itself, without a fsync each
+BULK = 200  # more changed files than this are written without a fsync each (a first sync of a vault)
 
 __all__ = ["Report", "SyncStopped", "recover", "sync"]
 
@@ -244,25 +246,38 @@ def move(kit: PersonaKit, git: Plumbing, old: str, new: str, uncommitted: set[st
 def check_out(
     kit: PersonaKit, git: Plumbing, commit: str, changes: dict[str, tuple[Entry | None, Entry | None]]
 ) -> None:
-    """Write the files that changed as commit has them into the work tree, then into git's index."""
-    if len(changes) > BULK:
-        present = [p for p, (_, new) in changes.items() if new is not None]
-        git.check_out(commit, present)
-    else:
-        present = []
-        for path, (_, new) in sorted(changes.items()):
-            if new is not None and _memory_path(path) and new[0] == "100644":
-                kit.files.write(path.removeprefix("memories/"), git.blob(new[1]).decode("utf-8"))
-            elif new is not None:
-                present.append(path)
-        git.check_out(commit, present)
-    for path, (_, new) in changes.items():
+    """Write the files that changed as commit has them into the work tree (each whole: a temporary file
+    renamed over it), then give git's index the same entries."""
+    durable = len(changes) <= BULK  # a first sync of thousands of files: one fsync of the folder at the end
+    for path, (_, new) in sorted(changes.items()):
         if new is None:
             try:
                 os.unlink(kit.root / path)
-            except (FileNotFoundError, NotADirectoryError):
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
                 pass
-    git.stage(sorted(changes))
+        elif durable and _memory_path(path) and new[0] == "100644":
+            kit.files.write(path.removeprefix("memories/"), git.blob(new[1]).decode("utf-8"))
+        else:
+            _put(kit.root / path, git.blob(new[1]), executable=new[0] == "100755", durable=durable)
+    if not durable:
+        os.sync()
+    git.stage({path: new for path, (_, new) in changes.items()})
+
+
+def _put(path: Path, data: bytes, executable: bool, durable: bool) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".personakit-sync-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.chmod(tmp, 0o700 if executable else 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def recover(kit: PersonaKit) -> None:

@@ -1,10 +1,11 @@
 """What `personakit sync` asks of git: remotes, fetch and push, and commits built off to the side.
 
 Built on `History`'s git handle (so `store/history.py` stays the only importer of GitPython), in a module
-of its own so neither grows past a few hundred lines. Nothing here touches the work tree or git's index
-but `stage` and `check_out`, which `personakit.sync` calls under the vault lock: trees are built in an
-index of their own (`build_tree`) and commits with `commit-tree`, so a sync can prepare a whole new
-history and move the vault to it with one compare-and-swap of HEAD.
+of its own so neither grows past a few hundred lines. Nothing here touches the work tree, and git's index
+only in `stage` (through `store/ownerindex`, as History's commits do), which `personakit.sync` calls under
+the vault lock: trees are built in an index of their own (`build_tree`) and commits with `commit-tree`,
+so a sync can prepare a whole new history and move the vault to it with one compare-and-swap of HEAD.
+Like History, it never lets the owner's git hooks run.
 
 Network commands never prompt unless `interactive` (a person at a terminal runs `personakit sync`); then
 git's own credential helpers and ssh may ask, as they would for `git pull`. PersonaKit stores no
@@ -22,6 +23,8 @@ from pathlib import Path
 
 from personakit.errors import PersonaKitError
 from personakit.store.history import GitError, History
+
+NO_HOOKS = ("-c", "core.hooksPath=/dev/null")  # as History runs git: the owner's hooks never run
 
 
 class RemoteFailed(PersonaKitError):
@@ -135,7 +138,9 @@ class Plumbing:
             env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes -o ConnectTimeout=20"
         try:
             return str(
-                self.git.execute(["git", *args], env=env, kill_after_timeout=None if interactive else 300)
+                self.git.execute(
+                    ["git", *NO_HOOKS, *args], env=env, kill_after_timeout=None if interactive else 300
+                )
             )
         except GitError as error:
             text = f"{error.stderr or ''}\n{error.stdout or ''}".lower()
@@ -153,9 +158,11 @@ class Plumbing:
         """Point name at new if it still points at old (None: if it does not exist): compare-and-swap."""
         try:
             self.git.update_ref("-m", why, name, new, old or "0" * 40)
-            return True
         except GitError:
             return False
+        if name == "HEAD":
+            self.history._level_with(None)  # PersonaKit's own index matched the old HEAD: read the new one
+        return True
 
     def merge_base(self, a: str, b: str) -> str | None:
         try:
@@ -237,23 +244,26 @@ class Plumbing:
         env = {"GIT_INDEX_FILE": str(self.git_dir / "personakit-sync-index")}
         split = ("-c", "core.splitIndex=false")
         if start is None:
-            self.git.execute(["git", *split, "read-tree", "--empty"], env=env)
+            self.git.execute(["git", *NO_HOOKS, *split, "read-tree", "--empty"], env=env)
         elif start != self._index_at:  # the index holds another tree than start's: read start's
-            self.git.execute(["git", *split, "read-tree", start], env=env)
+            self.git.execute(["git", *NO_HOOKS, *split, "read-tree", start], env=env)
         gone = [path for path, entry in changes.items() if entry is None]
         put = [f"{mode},{sha},{path}" for path, e in changes.items() if e is not None for mode, sha in [e]]
         if gone:
-            self.git.execute(["git", *split, "update-index", "--force-remove", "--", *gone], env=env)
+            self.git.execute(
+                ["git", *NO_HOOKS, *split, "update-index", "--force-remove", "--", *gone], env=env
+            )
         for i in range(0, len(put), 500):
             args = [a for info in put[i : i + 500] for a in ("--cacheinfo", info)]
-            self.git.execute(["git", *split, "update-index", "--add", *args], env=env)
+            self.git.execute(["git", *NO_HOOKS, *split, "update-index", "--add", *args], env=env)
         self._index_tree, self._index_at = (
-            str(self.git.execute(["git", *split, "write-tree"], env=env)).strip(),
+            str(self.git.execute(["git", *NO_HOOKS, *split, "write-tree"], env=env)).strip(),
             None,
         )
         return self._index_tree
 
     def commit_tree(self, tree: str, parent: str | None, message: str, author: Replayed | None = None) -> str:
+        """A commit of tree on parent, made by the owner; with author, in that commit's name and date."""
         env = dict(self.history.owner_identity())
         if author is not None:
             env |= {
@@ -261,8 +271,7 @@ class Plumbing:
                 "GIT_AUTHOR_EMAIL": author.email,
                 "GIT_AUTHOR_DATE": author.date,
             }
-        parents = ["-p", parent] if parent else []
-        commit = str(self.git.execute(["git", "commit-tree", tree, *parents, "-m", message], env=env)).strip()
+        commit = self.history._commit_tree(tree, parent, message, env)  # signed when the owner's config asks
         if tree == self._index_tree:
             self._index_at = commit  # the next tree built on this commit starts from the index as it is
         return commit
@@ -279,15 +288,19 @@ class Plumbing:
         return bytes(out)
 
     # the vault's own index and work tree
-    def stage(self, paths: list[str]) -> None:
-        """Make git's index match the work tree for paths (written, or removed)."""
-        for i in range(0, len(paths), 500):
-            self.history._run("update-index", "--add", "--remove", "--", *paths[i : i + 500])
-
-    def check_out(self, commit: str, paths: list[str]) -> None:
-        """Write paths as commit has them into the work tree and git's index."""
-        for i in range(0, len(paths), 500):
-            self.history._run("checkout", commit, "--", *paths[i : i + 500])
+    def stage(self, changes: dict[str, Entry | None]) -> None:
+        """Give git's index these entries (None: remove the path), as a commit of PersonaKit's does: through
+        `store/ownerindex`, which waits out another program's index.lock, or finishes the job later."""
+        put = [
+            a
+            for path, e in changes.items()
+            if e is not None
+            for a in ("--cacheinfo", f"{e[0]},{e[1]},{path}")
+        ]
+        gone = [path for path, e in changes.items() if e is None]
+        batches = [put[i : i + 1000] for i in range(0, len(put), 1000)]
+        batches += [["--force-remove", "--", *gone[i : i + 500]] for i in range(0, len(gone), 500)]
+        self.history.owner_index.update(batches, sorted(changes))
 
     def _scratch(self, data: bytes) -> _Scratch:
         return _Scratch(self.git_dir, data)
