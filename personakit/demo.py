@@ -35,6 +35,11 @@ PROPOSALS = [
     ("Works mostly in Python and Go", "our backend is Go, the data side is all Python", "tools"),
 ]  # fmt: skip
 QUESTION = "When can I schedule a call with them, and how should I write to them?"
+NEXT = """
+Next, your own vault:
+  1. personakit init                 makes it, at ~/PersonaKit
+  2. connect your assistant's host   docs/connecting.md has Claude Desktop, Claude Code, Cursor, VS Code
+  3. personakit review               approve, reject or restrict what it proposes"""
 
 
 def run_demo(keep: bool, say: Callable[[str], None] = print) -> int:
@@ -50,6 +55,7 @@ def run_demo(keep: bool, say: Callable[[str], None] = print) -> int:
             say(f"\nThe vault is kept at {vault}: look around, or run: personakit review --vault {vault}")
         else:
             say("\nThe throwaway vault is deleted (run 'personakit demo --keep' to keep it and look around).")
+        say(NEXT)
         return 0
     finally:
         if not keep:
@@ -80,13 +86,18 @@ async def _story(vault: Path, say: Callable[[str], None]) -> None:
 
 
 async def _propose(session: ClientSession, say: Callable[[str], None]) -> list[str]:
-    say(f"\n1. An assistant ({HOST}) connects over stdio, as a host would, and proposes:")
+    say(f"\n1. An assistant ({HOST}) connects over stdio, as a host would, and proposes, each with a quote")
+    say("   of the person's own words as evidence:")
     ids = []
     for text, quote, category in PROPOSALS:
         result = await _call(session, "personakit_propose", text=text, quote=quote, category=category)
         ids.append(str(result.get("id", "")))
-        say(f"   personakit_propose({text!r}) -> {json.dumps(result)}")
+        say(f"   {_quoted(text)} ({category})\n     quote: {_quoted(quote)}\n     -> {json.dumps(result)}")
     return ids
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _decide(kit: PersonaKit, ids: list[str], say: Callable[[str], None]) -> None:
@@ -99,7 +110,7 @@ def _decide(kit: PersonaKit, ids: list[str], say: Callable[[str], None]) -> None
 
 
 async def _read(session: ClientSession, say: Callable[[str], None]) -> None:
-    say(f"\n3. The assistant asks personakit_read({QUESTION!r}) and gets:")
+    say(f"\n3. The assistant asks personakit_read({_quoted(QUESTION)}) and gets:")
     answer = await _call(session, "personakit_read", question=QUESTION)
     say("\n".join(f"   {line}" for line in json.dumps(answer, indent=2, ensure_ascii=False).splitlines()))
     say(

@@ -21,11 +21,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from personakit.core.plainfile import read_plain
-from personakit.store.files import FileStat, VaultFiles
+from personakit.store.files import FileStat, VaultFiles, digest
 from personakit.store.index import MemoryIndex
 
 if TYPE_CHECKING:
@@ -117,13 +118,14 @@ def build_part(root: Path, part: Path, share: dict[str, FileStat]) -> list[str]:
     back, batch = [], []
     for name, stat in sorted(share.items()):
         try:
-            memory = read_plain(files.read(name), name)
+            raw = files.read(name)
+            memory = read_plain(raw, name)
         except (OSError, UnicodeError):
             memory = None
         if memory is None:
             back.append(name)
             continue
-        batch.append((memory, stat))
+        batch.append((memory, replace(stat, digest=digest(raw))))  # as `intake.load` gives it
         if len(batch) >= BATCH:
             index.update(batch)
             batch = []

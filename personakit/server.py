@@ -1,4 +1,5 @@
-"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations, and nothing else.
+"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations; the resources and
+the guide prompt are in `resources.py`.
 
 Owner decisions (approve, reject, restrict, forget, edit) are deliberately not tools: there is no path
 from a model to them. Tool results are the service's own dicts, so structured content and the text block
@@ -14,33 +15,54 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, TypeVar, cast
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from personakit import __version__
 from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit, ProposeResult, host_name
+from personakit.jsonrpc import AnsweredLines
+from personakit.resources import PersonaKitServer, register
+from personakit.resources import host_of as _host
+from personakit.resources import kit_of as _kit
+from personakit.service import PersonaKit, ProposeResult
 
 log = logging.getLogger("personakit")
+E = TypeVar("E", bound=BaseException)
 
-INSTRUCTIONS = """\
+ABOUT = """\
 PersonaKit is the user's own memory of who they are: preferences, how they work, their tools, background \
-and constraints. The user reviews everything you propose.
+and constraints.\
+"""
 
+READ_GUIDE = """\
 Read: call personakit_read at the start of a task, and whenever knowing the user would change your answer \
 (tone, tools, format, scheduling, what to avoid). Ask in plain words about what you need. Memories marked \
-confirmed: false are unreviewed; treat them as hints, not facts.
+confirmed: false are unreviewed; treat them as hints, not facts.\
+"""
+
+READ_ONLY_INSTRUCTIONS = f"{ABOUT}\n\n{READ_GUIDE}"  # a read-only server says nothing of proposing
+
+INSTRUCTIONS = f"""\
+{ABOUT} The user reviews everything you propose.
+
+{READ_GUIDE}
 
 Propose: call personakit_propose when the user reveals something durable about themselves that would help \
 in future conversations. One short statement per memory, about the user, with their own words as the \
 quote. Do not propose one-off task details, things about other people, guesses, or anything sensitive the \
-user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.\
+user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.
+
+Correct: when the user says something a memory you read is no longer true or was wrong (they moved, \
+changed jobs, changed their mind), propose the corrected memory with `replaces` set to that memory's id. \
+The user decides; the old memory stays until they approve the correction.\
 """
 
 READ_DESCRIPTION = """\
@@ -53,8 +75,15 @@ PROPOSE_DESCRIPTION = """\
 Propose one memory about the user, with a quote of their own words as evidence. It is stored as \
 unconfirmed until the user reviews it. Proposing the same memory again adds a new quote and changes \
 nothing else. Refused (stored: false) with a reason: empty_text, too_long (over 300 characters), \
-credential_shape (looks like a password, key or token), empty_quote.\
+credential_shape (looks like a password, key or token), empty_quote. To correct a memory personakit_read \
+gave you (the user moved, changed jobs, changed their mind), propose the corrected statement and pass the \
+old memory's id as `replaces`; the old one is retired only when the user approves the correction.\
 """
+
+REPLACES_HELP = (
+    "Optional: the id (m_...) of a memory personakit_read gave you that this one corrects. Leave it out "
+    "for a new fact; an id that cannot be replaced is ignored and the memory is stored as a new one"
+)
 
 CATEGORY_HELP = (
     "One of communication, work-style, tools, preferences, background, constraints, other; "
@@ -62,10 +91,12 @@ CATEGORY_HELP = (
 )
 
 
-def build_server(vault: str | None, read_only: bool = False) -> MCPServer[PersonaKit]:
+def build_server(
+    vault: str | None, read_only: bool = False, opened: PersonaKit | None = None
+) -> MCPServer[PersonaKit]:
     @asynccontextmanager
     async def lifespan(_: MCPServer[PersonaKit]) -> AsyncIterator[PersonaKit]:
-        kit = PersonaKit(vault)
+        kit = opened or PersonaKit(vault)
         kit.start(watch=True, background=True)
         # What exists now (the SDK, the open index) lives as long as the server: keep the collector's full
         # passes from walking it again and again (one took 14 ms, in the middle of a read, at 10k).
@@ -99,9 +130,15 @@ def build_server(vault: str | None, read_only: bool = False) -> MCPServer[Person
                 ),
             )
         )
-    return MCPServer(
-        "personakit", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, tools=tools
+    server = PersonaKitServer(
+        "personakit",
+        version=__version__,
+        instructions=READ_ONLY_INSTRUCTIONS if read_only else INSTRUCTIONS,
+        lifespan=lifespan,
+        tools=tools,
     )
+    register(server, read_only)  # the resources and the guide prompt
+    return server
 
 
 def personakit_read(
@@ -117,8 +154,9 @@ def personakit_propose(
     quote: Annotated[str, Field(description="The user's own words that support it")],
     category: Annotated[str, Field(description=CATEGORY_HELP)],
     ctx: Context,
+    replaces: Annotated[str | None, Field(description=REPLACES_HELP)] = None,
 ) -> ProposeResult:
-    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx)))
+    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces))
 
 
 def _tool(fn: Any, **details: Any) -> Tool:
@@ -147,16 +185,6 @@ def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _running: list[PersonaKit] = []
-
-
-def _kit(ctx: Context) -> PersonaKit:
-    return cast(PersonaKit, ctx.request_context.lifespan_context)
-
-
-def _host(ctx: Context) -> str:
-    params = getattr(ctx.session, "client_params", None)
-    info = getattr(params, "client_info", None)
-    return host_name(getattr(info, "name", None))
 
 
 def _call(work: Any) -> Any:
@@ -191,6 +219,33 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def serve(vault: str | None, read_only: bool = False) -> None:
+    """Serve until stdin closes. A vault that cannot be opened or started ends the process with one sentence
+    on stderr (raised as PersonaKitError for the command line to print), before or after the handshake."""
+    os.environ["GIT_TERMINAL_PROMPT"] = "0"  # no git this process runs may ever wait on a terminal
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGINT, _terminate)
-    build_server(vault, read_only).run("stdio")
+    kit = PersonaKit(vault)  # a folder that is not a vault, a file, no git: a sentence, before any protocol
+    kit.history.dirs()
+    try:
+        anyio.run(_serve_stdio, build_server(vault, read_only, kit))
+    except BaseExceptionGroup as group:  # the SDK's task groups wrap what the lifespan raised
+        found = _first(group, PersonaKitError) or _first(group, Exception)
+        if found is None:
+            raise
+        raise found from None  # the command line turns it into one sentence
+
+
+def _first(error: BaseException, kind: type[E]) -> E | None:
+    """The first exception of kind in error, looking inside exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return next((f for e in error.exceptions if (f := _first(e, kind)) is not None), None)
+    return error if isinstance(error, kind) else None
+
+
+async def _serve_stdio(server: MCPServer[PersonaKit]) -> None:
+    """The SDK's `run_stdio_async`, with stdin read through `AnsweredLines`."""
+    lines = AnsweredLines()
+    async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+        lines.answer_with(write_stream)
+        lowlevel = server._lowlevel_server  # the SDK offers no other way to give its stdio transport a stdin
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

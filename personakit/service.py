@@ -4,7 +4,7 @@ A read walks one way: index (candidates by word) -> files (each candidate's curr
 -> reading (order, fill, withheld) -> masking. A proposal: proposal checks -> files (atomic write under
 the vault lock) -> history (one commit) -> index. Changes made by anyone else (an editor, Obsidian,
 another process) come in through `intake`, called by the watcher and at start. The owner's decisions
-live in `personakit.owner`, which uses `write_memory` here.
+live in `personakit.owner`; every change to memories/ is written by `personakit.writing`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import NotRequired, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from personakit.copies import effective, of_proposal
 from personakit.core.memory import (
     VISIBLE_STATES,
     InvalidMemory,
@@ -31,6 +32,7 @@ from personakit.core.memory import (
     State,
     add_evidence,
     memory_id,
+    most_private,
     normalize,
     parse_memory,
     render_memory,
@@ -39,14 +41,21 @@ from personakit.core.memory import (
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import Match, ReadResult, clamp_limit, compose
 from personakit.core.words import words
+from personakit.driver import install as install_driver
 from personakit.errors import PersonaKitError, ReadOnlyVault
+from personakit.housekeeping import bring_up_to_date
 from personakit.intake import take_in
+from personakit.linking import link
 from personakit.store.files import FileStat, VaultFiles, resolve_vault
 from personakit.store.history import History
 from personakit.store.index import Hit, MemoryIndex
+from personakit.store.journal import Journal
 from personakit.store.ledger import Ledger
 from personakit.store.packing import maybe_pack
+from personakit.store.private import private_umask, refuse_outside, tighten
 from personakit.store.watcher import Watcher
+from personakit.sync import recover
+from personakit.writing import write
 
 log = logging.getLogger("personakit")
 T = TypeVar("T")
@@ -78,17 +87,26 @@ def host_name(name: object) -> str:
 
 def init_vault(root: Path) -> str | None:
     """Make root a new vault from the template. Returns a sentence for the owner, if there is one to say."""
+    private_umask()
     files = VaultFiles(root)
     if files.is_vault():
         return None
-    files.copy_template()
-    return History(root).init()
+    refuse_outside(root)
+    history = History(root, files.lock)  # no git: say so before anything is written
+    written = files.copy_template()
+    with files.lock():
+        said = history.init(written)
+        install_driver(history)
+    tighten(root)
+    return said
 
 
 class PersonaKit:
     def __init__(self, vault: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        private_umask()  # for the files this process and git, its child, make
         self.root = resolve_vault(vault)
         self.files = VaultFiles(self.root)
+        refuse_outside(self.root)
         if not self.files.is_vault():
             if not create:
                 raise PersonaKitError(
@@ -98,33 +116,42 @@ class PersonaKit:
             log.info("created a new vault at %s", self.root)
             if said:
                 log.warning("%s", said)
-        self.history = History(self.root)
-        self._git = ThreadPoolExecutor(max_workers=1, thread_name_prefix="personakit-git")
+        self.history = History(self.root, self.files.lock)
+        self.git_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="personakit-git")
         self.writable = self.files.writable()
         # On a vault that cannot be written (a read-only mount), the index is built in memory.
         self.index = MemoryIndex(self.files.state / "index" if self.writable else None)
         if not self.writable:
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
-        self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError]] = {}
+        # Files in memories/ that cannot be read: the stat reported, why, and the ids they may belong to.
+        self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError, frozenset[str]]] = {}
         self.unsettled: set[str] = set()  # files the watcher indexed as saved, to commit when quiet
         self.ledger = Ledger(self.files.state)
+        self.journal = Journal(self.files.state)
         self._watcher: Watcher | None = None
-        self._synced = threading.Event()
+        self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
+        self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
+        self._caught_up.set()
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
         """Open the index and bring it level with the files; with watch, keep it so."""
         if self.writable:
+            tighten(self.root)
+            self.history.keep_private()
             self.files.ensure_state_dir()
+            install_driver(self.history)  # git's config is per clone: a fresh clone gets the driver here
         with self.mutating():  # several servers may start at once on a vault with no index yet
             if self.writable:
                 self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
+                bring_up_to_date(self)  # an older PersonaKit's vault: git's index format, .gitignore
             fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)
             self._watcher.start()
         if background and not fresh:
             # Reads check each candidate against the disk, so they may run while a known index catches up.
+            self._caught_up.clear()
             self._synced.set()
             threading.Thread(
                 target=self._sync_all_logged, args=(SYNC_AFTER,), name="personakit-sync", daemon=True
@@ -137,13 +164,14 @@ class PersonaKit:
             threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
 
     def close(self, wait: float = 30.0) -> None:
+        self.history.owner_index.stop()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
         in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
         with in_flight:  # a write in flight ends whole before the index closes
             self.index.close()
-        self._git.shutdown()
+        self.git_worker.shutdown()
 
     def _sync_all_logged(self, after: float = 0.0) -> None:
         time.sleep(after)
@@ -151,6 +179,7 @@ class PersonaKit:
             self._sync_logged(None, commit=True)
         finally:
             self._synced.set()
+            self._caught_up.set()
 
     def _warm_logged(self, after: float = WARM_AFTER) -> None:
         time.sleep(after)
@@ -169,6 +198,8 @@ class PersonaKit:
     # -- taking in changes ----------------------------------------------------------------------------
     def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
         """Take in changes to the named files (None: every file): see `personakit.intake`."""
+        if commit:
+            recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
         take_in(self, names, commit)
 
     def mutating(self) -> AbstractContextManager[None]:
@@ -206,30 +237,29 @@ class PersonaKit:
         self.wait_until_synced()
         limit = clamp_limit(limit)
         terms = words(question)
-        indexed_withheld = self.indexed(lambda: self.index.count_restricted(terms))
+        indexed_withheld = self.indexed(lambda: self.index.restricted_ids(terms))
         wanted = limit
         while True:  # a few more candidates when files changed state on disk since they were indexed
             hits = self.indexed(partial(self.index.search, terms, wanted))
             matches: list[Match] = []
-            withheld = indexed_withheld
-            for hit in hits:
-                memory = self.current(hit)
+            withheld = set(indexed_withheld)
+            for hit, memory in zip(hits, effective(self, hits), strict=True):
                 if memory is None:
                     continue
                 if memory.state in VISIBLE_STATES:
                     matches.append(Match(memory, hit.shared, hit.fine))
                 elif memory.state == "restricted":
-                    withheld += 1  # restricted on disk since it was indexed
+                    withheld.add(memory.id)  # restricted on disk since it was indexed, or a copy is
             if len(matches) >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
         approved: list[Memory] = []
         if len(matches) < 3:
-            for hit in self.indexed(lambda: self.index.newest("approved", 3 + len(matches))):
-                memory = self.current(hit)
+            newest = self.indexed(lambda: self.index.newest("approved", 3 + len(matches)))
+            for memory in effective(self, newest):
                 if memory is not None and memory.state == "approved":
                     approved.append(memory)
-        result = compose(_unique(matches), approved, withheld, limit)
+        result = compose(_unique(matches), approved, len(withheld), limit)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(
@@ -246,7 +276,7 @@ class PersonaKit:
     def current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""
         stat = self.files.stat(hit.memory.name)
-        if stat == hit.stat:
+        if self.files.unchanged(hit.memory.name, hit.stat, stat):
             return hit.memory
         if stat is None:
             return None
@@ -255,7 +285,11 @@ class PersonaKit:
         except (InvalidMemory, OSError, UnicodeError):
             return None
 
-    def propose(self, text: str, quote: str, category: str, host: str = "unknown-assistant") -> ProposeResult:
+    def propose(
+        self, text: str, quote: str, category: str, host: str = "unknown-assistant", replaces: object = None
+    ) -> ProposeResult:
+        """Store a proposal (see the contract). `replaces` links a correction to the memory it corrects, and
+        near-duplicates are marked (`personakit.linking`); neither changes the answer."""
         checked = check_proposal(text, quote, category)
         if isinstance(checked, str):
             return {"stored": False, "reason": checked}
@@ -263,27 +297,31 @@ class PersonaKit:
             raise ReadOnlyVault(f"the vault at {self.root} cannot be written (read-only); nothing was stored")
         mid = memory_id(checked.text)
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
+        self._caught_up.wait(timeout=600)  # every unreadable file is known (see copies.on_disk)
         try:
             with self.files.lock():
-                found = self._find(mid, checked.text)
-                if found is not None:
-                    memory, raw = found
-                    if normalize(checked.quote) not in {normalize(q) for q in memory.evidence}:
-                        self.write_memory(
-                            memory,
-                            raw,
-                            add_evidence(raw, checked.quote),
-                            f"evidence for {mid}: {memory.text}",
-                            author,
+                stem = slug(checked.text)
+                found = of_proposal(self, mid, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"])
+                if found:
+                    memory, raw = found[0]
+                    if normalize(checked.quote) not in {normalize(q) for m, _ in found for q in m.evidence}:
+                        evidence = add_evidence(raw, checked.quote)
+                        write(
+                            self, [(memory.name, raw, evidence)], f"evidence for {mid}: {memory.text}", author
                         )
-                    return {"stored": True, "id": mid, "new": False, "state": memory.state}
+                    state = most_private(m.state for m, _ in found)
+                    return {"stored": True, "id": mid, "new": False, "state": state}
                 memory = Memory(
                     id=mid, text=checked.text, category=checked.category, state="unconfirmed",
                     evidence=(checked.quote,), proposed_by=host, created=now(),
-                    name=self.files.free_name(slug(checked.text), mid[2:8]),
+                    name=self.files.free_name(stem, mid[2:8]),
                 )  # fmt: skip
-                self.write_memory(
-                    memory, None, render_memory(memory), f"propose {mid}: {memory.text}", author
+                memory = link(self, memory, replaces)
+                write(
+                    self,
+                    [(memory.name, None, render_memory(memory))],
+                    f"propose {mid}: {memory.text}",
+                    author,
                 )
         except OSError as error:
             raise ReadOnlyVault(
@@ -291,57 +329,11 @@ class PersonaKit:
             ) from None
         return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
 
-    def _find(self, mid: str, text: str) -> tuple[Memory, str] | None:
-        """The memory with this id on disk now, with its file's text (the index may lag a hand edit)."""
-        names = [h.memory.name for h in self.indexed(lambda: self.index.by_id(mid))]
-        names += [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"]
-        for name in dict.fromkeys(names):
-            if self.files.stat(name) is None:
-                continue
-            try:
-                raw = self.files.read(name)
-                memory = parse_memory(raw, name)
-            except (InvalidMemory, OSError, UnicodeError):
-                continue
-            if memory.id == mid:
-                return memory, raw
-        return None
-
-    def write_memory(
-        self, memory: Memory, old: str | None, new: str, message: str, author: tuple[str, str] | None = None
-    ) -> None:
-        """Write a memory file, commit it and index it, all or nothing (the caller holds the lock).
-
-        Git commits on a worker thread while this one indexes: the two are independent and each is about
-        half of a proposal's time, and git's own processes need no Python thread to run."""
-        path = f"memories/{memory.name}"
-        parsed = parse_memory(new, memory.name)
-        stat = self.files.write(memory.name, new)
-        committed = self._git.submit(self.history.commit, [path], message, author)
-        update = partial(self.index.update, [(parsed, stat)])
-        try:
-            update()
-            indexed = True
-        except Exception:  # repaired below, once git is done: the repair commits hand edits, and would
-            indexed = False  # take this file for one while git is still committing it
-        try:
-            committed.result()
-        except BaseException:
-            if old is None:
-                self.files.remove(memory.name)
-            else:
-                self.files.write(memory.name, old)
-            self.history.unstage([path])
-            self._sync_logged([memory.name], commit=False)  # the file's restored state, back into the index
-            raise
-        maybe_pack(self.root)  # in the background: the commit is made and answered for
-        if not indexed:
-            try:
-                self.indexed(update)
-            except Exception:  # stored and committed: the next sync indexes it
-                log.exception(
-                    "memories/%s is stored and committed, but could not be indexed yet", memory.name
-                )
+    def find_memory(self, mid: str, text: str) -> tuple[Memory, str] | None:
+        """The memory with this id on disk now, with its file's text (the index may lag a hand edit); a
+        file that may hold it but cannot be read refuses, as for a proposal (`copies.of_proposal`)."""
+        found = of_proposal(self, mid, [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"])
+        return found[0] if found else None
 
     def require_writable(self) -> None:
         if not self.writable:
@@ -352,11 +344,13 @@ class PersonaKit:
     def refresh_index(self) -> None:
         """Open the index and bring it level with the files, committing nothing (for a vault mid-merge)."""
         if self.writable:
+            tighten(self.root)
             self.files.ensure_state_dir()
         with self.mutating():
             self.index.open()
             self.sync(None, commit=False)
         self._synced.set()
+        self._caught_up.set()
 
 
 def _unique(matches: list[Match]) -> list[Match]:

@@ -22,11 +22,18 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def cli_process(*args: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
-    """Run `python -m personakit ARGS` as its own process, as an owner's shell would."""
+def cli_process(
+    *args: str,
+    stdin: int | None = subprocess.DEVNULL,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m personakit ARGS` as its own process, as an owner's shell would (env: variables to add)."""
     return subprocess.run(
         [sys.executable, "-m", "personakit", *args],
-        capture_output=True, text=True, stdin=stdin, env=dict(os.environ), timeout=60, check=False,
+        capture_output=True, text=True, stdin=None if input is not None else stdin, input=input,
+        env=dict(os.environ) | (env or {}), cwd=cwd, timeout=60, check=False,
     )  # fmt: skip
 
 

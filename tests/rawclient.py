@@ -12,6 +12,7 @@ import selectors
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +20,23 @@ from conftest import server_command, server_env
 
 
 class RawServer:
-    def __init__(self, vault: Path, *extra: str, stderr: Path | None = None, host: str = "raw-host") -> None:
+    def __init__(
+        self,
+        vault: Path,
+        *extra: str,
+        stderr: Path | None = None,
+        host: str = "raw-host",
+        preexec_fn: Callable[[], None] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self._err = open(stderr or os.devnull, "ab")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
             [sys.executable, *server_command(vault, *extra)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._err,
-            env=server_env(),
+            env=env or server_env(),
+            preexec_fn=preexec_fn,
         )
         self._next = 0
         self._buffer = b""
@@ -50,6 +60,16 @@ class RawServer:
 
     def receive(self, request_id: int, timeout: float = 60.0) -> dict[str, Any]:
         """The reply to request_id (notifications and other replies are skipped)."""
+        return self.next_message(lambda message: message.get("id") == request_id, timeout)
+
+    def write_line(self, line: bytes) -> None:
+        """Write bytes as they are, newline added: for tests that send what no client library would."""
+        assert self.proc.stdin
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def next_message(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
+        """The next message wanted accepts (the others are skipped)."""
         assert self.proc.stdout
         deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:
@@ -58,11 +78,11 @@ class RawServer:
                 while b"\n" in self._buffer:
                     line, self._buffer = self._buffer.split(b"\n", 1)
                     message = json.loads(line)
-                    if message.get("id") == request_id:
+                    if wanted(message):
                         return dict(message)
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    raise TimeoutError(f"no reply to request {request_id}")
+                    raise TimeoutError("no such message")
                 chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
                 if not chunk:
                     raise EOFError("the server closed its stdout")

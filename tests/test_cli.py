@@ -111,7 +111,7 @@ def test_forget_removes_everywhere_and_a_new_proposal_is_new_again(vault: Path, 
     files, lines = changed_lines(vault)
     assert files == ["memories/drinks-green-tea.md"] and all(line.startswith("-") for line in lines)
     assert not (vault / "memories" / "drinks-green-tea.md").exists() and clean(vault)
-    assert cli(capsys, "list", "--vault", str(vault))[1] == ""
+    assert cli(capsys, "list", "--vault", str(vault))[1] == "No memories.\n"
     assert json.loads(cli(capsys, "search", "tea", "--json", "--vault", str(vault))[1])["memories"] == []
     assert cli(capsys, "show", tea, "--vault", str(vault))[0] == 1
     kit = PersonaKit(vault)
@@ -128,7 +128,10 @@ def test_list_filters_by_state_and_category(vault: Path, capsys: Capsys) -> None
     assert len(rows) == 2
     approved = cli(capsys, "list", "--state", "approved", "--vault", str(vault))[1].splitlines()
     assert [r.split()[:3] for r in approved] == [[tea, "approved", "tools"]]
-    assert cli(capsys, "list", "--category", "communication", "--vault", str(vault))[1] == ""
+    empty = cli(capsys, "list", "--state", "rejected", "--category", "communication", "--vault", str(vault))[
+        1
+    ]
+    assert empty == "No rejected memories in the category communication.\n"
 
 
 def test_show_tells_the_whole_story(vault: Path, capsys: Capsys) -> None:
@@ -197,7 +200,7 @@ def test_search_shows_the_assistants_answer_then_what_was_withheld_and_why(
         f"{ids['Coffee after lunch gives headaches']}  restricted: 'Coffee after lunch gives headaches'"
         in owner_part
     )
-    assert "state 'aproved' is not one of" in owner_part and "Coffee makes her anxious" in owner_part
+    assert "state 'aproved' is not a state" in owner_part and "Coffee makes her anxious" in owner_part
     assert "rejected, so never returned: 'Likes strong coffee'" in owner_part
     assert "shares no word: an approved memory filling an empty place" in owner_part  # Lives in Lisbon
     assert not (

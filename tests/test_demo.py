@@ -29,6 +29,11 @@ def test_demo_shows_proposals_decisions_the_read_and_the_log(capsys: pytest.Capt
     assert log.count("demo-assistant (assistant)") == 4
     assert "approve m_" in log and "restrict m_" in log and "Create the PersonaKit vault" in log
     assert "exactly the decision: -state: unconfirmed  +state: approved" in out
+    assert 'quote: "just give me the answer, skip the intro"' in out  # each proposal's evidence is shown
+    assert (
+        out.rstrip().splitlines()[-4:][0] == "Next, your own vault:"
+        and "personakit init" in out.split("Next")[-1]
+    )
 
 
 def test_demo_keep_leaves_the_vault_to_look_around(

@@ -8,9 +8,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from owner import author, changed_lines, clean, cli, commit_all, git, propose, subjects, write_memory
+from owner import (
+    author,
+    changed_lines,
+    clean,
+    cli,
+    cli_process,
+    commit_all,
+    git,
+    propose,
+    subjects,
+    write_memory,
+)
 
 from personakit.service import init_vault
+from personakit.store.history import NO_IDENTITY
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -52,7 +64,7 @@ def test_doctor_finds_every_problem_with_file_and_line_and_changes_nothing(
     assert code == 1
     expected = [
         "memories/broken.md:3: the front matter is not valid YAML",
-        "memories/typo.md:4: state 'aproved' is not one of",
+        "memories/typo.md:4: state 'aproved' is not a state",
         "memories/pets.md:3: category 'pets' is not one of the seven",
         "memories/copy.md and memories/uses-vim.md have the same id",
         "memories/long.md:10: the text is 405 characters, over the 300",
@@ -93,8 +105,10 @@ def _conflict(vault: Path) -> None:
     git(vault, "checkout", "-q", "main")
     tea.write_text(tea.read_text().replace("Drinks green tea", "Drinks green tea with honey"))
     commit_all(vault, "on the desktop")
+    # git's own text merge (the vault's merge driver would keep both texts, without a conflict)
+    text_merge = "merge.personakit.driver=git merge-file -L ours -L base -L theirs %A %O %B"
     merged = subprocess.run(
-        ["git", "-C", str(vault), "merge", "-q", "laptop"], capture_output=True, check=False
+        ["git", "-C", str(vault), "-c", text_merge, "merge", "-q", "laptop"], capture_output=True, check=False
     )
     assert merged.returncode != 0 and "<<<<<<<" in tea.read_text()
 
@@ -128,28 +142,51 @@ def test_on_a_detached_head_decisions_are_still_committed(vault: Path, capsys: C
     assert code == 1 and "git: HEAD is detached" in out and "switch -c" in out
 
 
-def test_no_git_identity_falls_back_to_personakit_and_says_so(
+def test_no_git_identity_falls_back_to_personakit_and_says_so_once_per_vault(
     vault: Path, tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tea,) = propose(vault, "Drinks green tea")  # made while this machine had an identity
+    tea, coffee = propose(vault, "Drinks green tea", "Drinks coffee")  # made while there was an identity
     empty = tmp_path / "empty-gitconfig"
     empty.write_text("")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    assert (
+        NO_IDENTITY not in cli(capsys, "list", "--vault", str(vault))[2]
+    )  # not on a command that only reads
     code, _, err = cli(capsys, "approve", tea, "--vault", str(vault))
-    assert code == 0 and "no git identity" in err and "git config --global user.name" in err
+    assert code == 0 and err == f"personakit: {NO_IDENTITY}\n"
+    assert (
+        "git config --global user.name" in NO_IDENTITY and "PersonaKit <personakit@localhost>" in NO_IDENTITY
+    )
     assert author(vault) == "PersonaKit <personakit@localhost>"
-    assert "no git identity" in cli(capsys, "doctor", "--vault", str(vault))[1]
+    assert cli(capsys, "approve", coffee, "--vault", str(vault))[2] == ""  # said once per vault
+    assert NO_IDENTITY in cli(capsys, "doctor", "--vault", str(vault))[1]  # doctor lists it, as a note
 
-    code, out, _ = cli(capsys, "init", str(tmp_path / "new"))
-    assert code == 0 and "no git identity" in out and "PersonaKit <personakit@localhost>" in out
+    code, out, err = cli(capsys, "init", str(tmp_path / "new"))
+    assert code == 0 and NO_IDENTITY in err and NO_IDENTITY not in out
     assert author(tmp_path / "new") == "PersonaKit <personakit@localhost>"
-    assert "no git identity" in cli(capsys, "doctor", "--vault", str(tmp_path / "new"))[1]
+    (other,) = propose(tmp_path / "new", "Drinks black tea")
+    assert NO_IDENTITY not in cli(capsys, "approve", other, "--vault", str(tmp_path / "new"))[2]
 
     # The fallback is never written into the vault: an identity set later takes over at once.
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "home" / ".gitconfig"))
-    (other,) = propose(tmp_path / "new", "Drinks black tea")
-    assert cli(capsys, "approve", other, "--vault", str(tmp_path / "new"))[0] == 0
+    assert cli(capsys, "reject", other, "--vault", str(tmp_path / "new"))[0] == 0
     assert author(tmp_path / "new") == "Test Owner <owner@example.test>"
+
+
+def test_an_identity_in_the_environment_counts(vault: Path, tmp_path: Path, capsys: Capsys) -> None:
+    (tea,) = propose(vault, "Drinks green tea")
+    empty = tmp_path / "empty-gitconfig"
+    empty.write_text("")
+    env = {
+        "GIT_CONFIG_GLOBAL": str(empty),
+        "GIT_AUTHOR_NAME": "Env Owner",
+        "GIT_AUTHOR_EMAIL": "env@example.test",
+    }
+    env |= {"GIT_COMMITTER_NAME": "Env Owner", "GIT_COMMITTER_EMAIL": "env@example.test"}
+    done = cli_process("approve", tea, "--vault", str(vault), env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    assert author(vault) == "Env Owner <env@example.test>"
+    assert "no name and email" not in cli_process("doctor", "--vault", str(vault), env=env).stdout
 
 
 def test_a_gitignore_that_lets_the_ledger_in_is_a_problem(vault: Path, capsys: Capsys) -> None:

@@ -126,9 +126,9 @@ def test_without_a_server_the_next_command_commits_the_hand_edit(vault: Path, ca
     )
     code, out, _ = cli(capsys, "list", "--vault", str(vault))
     assert code == 0 and "Drinks tea" in out
-    assert [s.split(":")[0].split()[0] for s in subjects(vault)[:2]] == ["edit", "edit"]
+    assert sorted(s.split(":")[0].split()[0] for s in subjects(vault)[:2]) == ["categorize", "edit"]
     assert {s.split(": ", 1)[1] for s in subjects(vault)[:2]} == {
-        "Uses vim (by hand)",
+        "Uses vim (as tools) (by hand)",  # a change of only the category is the decision it is
         "Drinks tea (by hand)",
     }
     assert clean(vault)

@@ -11,7 +11,7 @@ ONLY_IN = {  # library -> the modules allowed to import it
     "git": {"store/history.py"},
     "whoosh": {"store/index.py"},
     "watchdog": {"store/watcher.py"},
-    "mcp": {"server.py", "demo.py"},
+    "mcp": {"server.py", "resources.py", "demo.py", "jsonrpc.py"},
     "pydantic": {"server.py"},
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 
@@ -50,11 +51,51 @@ def test_normalize_keeps_inner_punctuation_and_drops_trailing() -> None:
     assert normalize("  Hello,   World?! ") == "hello, world"
 
 
-@pytest.mark.parametrize("text", ["../../etc/passwd", "a/b\\c", "\0nul", "🎉🎉", "مرحبا", "...", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "../../etc/passwd",
+        "a/b\\c",
+        "\0nul",
+        "🎉🎉",
+        "مرحبا",
+        "...",
+        "",
+        "C:\\x<y>|z?*",
+        "‮gpj.exe",
+        "CON",
+        "lpt1",
+    ],
+)
 def test_slug_never_names_a_path(text: str) -> None:
     s = slug(text)
-    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", s), s
+    assert re.fullmatch(r"[^\W_]+(-[^\W_]+)*", s), s
+    assert not set(s) & set('/\\:<>|?*"\0.') and s not in ("con", "lpt1")
     assert len(s) <= 60
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Prefers direct, practical feedback", "prefers-direct-practical-feedback"),
+        ("Café crème, Straße", "cafe-creme-strasse"),  # Latin letters lose their accents, as before
+        ("東京に住んでいる", "東京に住んでいる"),
+        ("저는 녹차를 좋아해요", "저는-녹차를-좋아해요"),
+        ("Любит зелёный чай", "любит-зелёный-чай"),
+        ("喜欢喝绿茶，不加糖", "喜欢喝绿茶-不加糖"),
+        ("🎉", "memory"),
+    ],
+)
+def test_slugs_are_readable_in_every_script(text: str, name: str) -> None:
+    assert slug(text) == name
+
+
+def test_slugs_are_nfc_and_bounded_in_bytes() -> None:
+    decomposed = unicodedata.normalize("NFD", "저는 녹차를 좋아해요")  # as a Mac's old file system spells it
+    assert slug(decomposed) == slug("저는 녹차를 좋아해요") == unicodedata.normalize("NFC", slug(decomposed))
+    long = slug("我喜欢喝绿茶" * 30)  # one word with no space to cut at
+    assert long.startswith("我喜欢喝绿茶") and len(long.encode()) <= 120 and len(long) <= 60
+    assert len(slug("word " * 100)) <= 60
 
 
 def test_render_then_parse_round_trips() -> None:
@@ -101,6 +142,24 @@ def test_missing_or_unknown_state_reads_as_restricted(state_line: str, expected:
     memory = parse_memory(raw)
     assert memory.state == expected
     assert bool(memory.problems) == (expected == "restricted")
+
+
+@pytest.mark.parametrize(
+    ("front", "said"),
+    [("state: aproved", "state 'aproved' is not a state"), ("", "state is missing"),
+     ("state: [approved]", "state is a list, not a state"), ("state: no", "state is a yes or no, not a state"),
+     ("state: ''", "state is empty"), ("state: approved\ncategory: [a, b]", "category is a list, not one of")],
+)  # fmt: skip
+def test_problems_are_said_in_words_never_as_python_values(front: str, said: str) -> None:
+    category = "" if "category" in front else "category: tools\n"
+    (problem,) = parse_memory(f"---\n{category}{front}\n---\nText\n").problems
+    assert problem.startswith(said)
+    assert not re.search(r"None|\[|\]|False|True|\{", problem), problem
+
+
+def test_a_missing_id_is_no_problem() -> None:
+    memory = parse_memory("---\ncategory: tools\nstate: approved\n---\nUses vim\n")
+    assert memory.id == memory_id("Uses vim") and memory.problems == ()
 
 
 def test_unknown_category_reads_as_other_and_bad_id_is_derived() -> None:

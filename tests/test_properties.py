@@ -143,4 +143,11 @@ def test_arbitrary_proposals_get_documented_answers(
         assert answer["state"] in ("unconfirmed", "approved", "rejected", "restricted")
     else:
         assert set(answer) == {"stored", "reason"} and answer["reason"] in REASONS
-    assert {p.name for p in vault.iterdir()} <= {".git", ".gitignore", ".personakit", "README.md", "memories"}
+    assert {p.name for p in vault.iterdir()} <= {
+        ".git",
+        ".gitattributes",
+        ".gitignore",
+        ".personakit",
+        "README.md",
+        "memories",
+    }

@@ -88,7 +88,14 @@ async def test_no_input_touches_a_file_outside_memories(vault: Path, tmp_path: P
     assert outside_vault() == before
     changed = Repo(vault).git.diff("--name-only", f"HEAD~{len(strange)}", "HEAD").split()
     assert len(changed) == len(strange) and all(p.startswith("memories/") for p in changed)
-    assert {p.name for p in vault.iterdir()} == {".git", ".gitignore", ".personakit", "README.md", "memories"}
+    assert {p.name for p in vault.iterdir()} == {
+        ".git",
+        ".gitattributes",
+        ".gitignore",
+        ".personakit",
+        "README.md",
+        "memories",
+    }
 
 
 @contextmanager

@@ -149,3 +149,48 @@ def test_words_without_vowels_pass_unchanged() -> None:
 
 def test_stop_words_are_lowercase_single_words() -> None:
     assert all(w == w.casefold() and w.isascii() and w.isalpha() for w in STOP_WORDS)
+
+
+def test_scripts_without_spaces_become_pairs_of_characters() -> None:
+    assert words("喜欢喝绿茶") == ["喜欢", "欢喝", "喝绿", "绿茶"]
+    assert words("緑茶を飲む") == ["緑茶", "飲"]  # a lone Hiragana letter is grammar; a lone Han is a word
+    assert words("飲んだ")[0] == words("飲みます")[0] == "飲"  # a verb meets its forms through its stem
+    assert words("녹차를 좋아해요") == ["녹차", "차를", "좋아", "아해"]
+    assert words("コーヒー") == ["コー", "ーヒ", "ヒー"]
+    assert words("Likes 寿司, sushi") == ["lik", "寿司", "sushi"]
+    assert words("abc東京def") == ["abc", "東京", "def"]  # a run ends where the script changes
+    assert words("ＡＢＣ　東京") == ["abc", "東京"]  # full-width Latin and spaces are folded (NFKC)
+    assert words("什么？是吗？") == [] and words("ユーザーは何ですか") == []  # question padding
+
+
+# Each question, and the index of the memory that shares the most words with it (and no other as many).
+CJK = {
+    "zh": (
+        ["喜欢喝绿茶，不加糖", "每天早上跑步五公里", "住在上海浦东", "对花生过敏", "周末常去爬山",
+         "女儿叫小雨，今年七岁", "不喜欢开视频会议"],
+        [("他喜欢喝什么茶？", 0), ("住在哪里？", 2), ("有什么过敏吗？", 3), ("周末做什么？", 4),
+         ("女儿几岁？", 5), ("喜欢视频会议吗？", 6), ("早上跑步吗", 1)],
+    ),
+    "ja": (
+        ["緑茶をよく飲む", "東京の世田谷に住んでいる", "朝は会議を入れないでほしい", "猫を二匹飼っている",
+         "ピーナッツアレルギーがある", "週末はよく山に登る", "娘は七歳で、ピアノを習っている"],
+        [("どこに住んでいますか？", 1), ("会議は何時からがいいですか？", 2), ("猫を飼っていますか？", 3),
+         ("アレルギーはありますか？", 4), ("週末は何をしますか？", 5), ("娘さんは何歳ですか？", 6)],
+    ),
+    "ko": (
+        ["녹차를 좋아한다", "서울 마포구에 산다", "아침 회의는 싫어한다", "고양이 두 마리를 키운다",
+         "땅콩 알레르기가 있다", "주말마다 등산을 간다", "딸은 일곱 살이고 피아노를 배운다"],
+        [("어떤 차를 좋아해요?", 0), ("회의는 언제가 좋아요?", 2), ("고양이를 키워요?", 3),
+         ("알레르기가 있어요?", 4), ("주말에 뭐 해요?", 5), ("딸은 몇 살이에요?", 6)],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(CJK))
+def test_questions_in_chinese_japanese_and_korean_find_their_memory(language: str) -> None:
+    memories, questions = CJK[language]
+    known = [set(words(m)) for m in memories]
+    for question, answer in questions:
+        shared = [len(set(words(question)) & mine) for mine in known]
+        best = max(shared)
+        assert best > 0 and shared.index(best) == answer and shared.count(best) == 1, (question, shared)

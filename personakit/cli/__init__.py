@@ -5,7 +5,14 @@ one (hand edits are committed as the owner's, the index catches up), so the audi
 when no server is running. `app` is the frame; each module beside it registers its commands.
 """
 
-from personakit.cli import memories, vault  # noqa: F401  (registers their commands, in this order)
+from personakit.cli import (  # noqa: F401  (registers their commands, in this order)
+    memories,
+    owner,
+    relations,
+    sync,
+    transfer,
+    vault,
+)
 from personakit.cli.app import COMMANDS, main, run
 
 __all__ = ["COMMANDS", "main", "run"]

@@ -11,12 +11,16 @@ from __future__ import annotations
 import argparse
 import inspect
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 
 from personakit import __version__
 from personakit.errors import PersonaKitError
 from personakit.service import PersonaKit
+from personakit.store.files import VaultFiles, resolve_vault
+from personakit.store.history import NO_IDENTITY
 
 Command = Callable[[argparse.Namespace], int]
 Arguments = Callable[[argparse.ArgumentParser], None]
@@ -48,13 +52,27 @@ def open_vault(args: argparse.Namespace, writes: bool = False) -> PersonaKit:
         warn(f"{trouble}. Until then, hand edits are not committed.")
         kit.refresh_index()
         return kit
-    if kit.writable and kit.history.identity() is None:
-        warn(
-            "this machine has no git identity, so your decisions are signed 'PersonaKit'; set yours with: "
-            "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
-        )
+    if writes:
+        tell_identity(kit)
     kit.start()
     return kit
+
+
+def tell_identity(kit: PersonaKit) -> None:
+    """Say once per vault (at the first command that commits) that git has no identity for the owner."""
+    if kit.writable and kit.history.identity() is None:
+        tell_no_identity(kit.files)
+
+
+def tell_no_identity(files: VaultFiles) -> None:
+    """Warn that git has no identity, unless this vault was told already (.personakit/ remembers)."""
+    told = files.state / "told-no-identity"
+    if told.exists():
+        return
+    warn(NO_IDENTITY)
+    with suppress(OSError):
+        files.ensure_state_dir()
+        told.touch()
 
 
 def warn_broken(kit: PersonaKit) -> None:
@@ -66,26 +84,91 @@ def warn(text: str) -> None:
     print(f"personakit: {text}", file=sys.stderr)
 
 
+DESCRIPTION = """\
+PersonaKit keeps what AI assistants learn about you (how you like to work, your tools, your
+constraints) as memory files in a folder you own, ~/PersonaKit unless you choose another. Assistants
+read them and propose new ones; a proposal stays unconfirmed until you approve it, and every change is a
+git commit you can read and undo. Nothing leaves your machine.
+
+New here? 'personakit demo' shows the whole loop on a throwaway vault; then 'personakit init' makes
+yours, and docs/connecting.md connects an assistant."""
+
+EPILOG = """\
+Each command has its own help: personakit COMMAND --help. The docs are in the docs/ folder of
+PersonaKit's source: cli.md (every command), review.md (deciding), vault.md (the files),
+connecting.md (assistants' hosts)."""
+
+# Everyday commands first in the help; the others follow in the order they were registered.
+EVERYDAY = [
+    "review",
+    "approve",
+    "reject",
+    "restrict",
+    "add",
+    "forget",
+    "undo",
+    "list",
+    "show",
+    "search",
+    "log",
+]
+VAULT_HELP = "the vault folder (default: $PERSONAKIT_VAULT, else ~/PersonaKit)"
+
+
+class _TopParser(argparse.ArgumentParser):
+    """The top-level parser: --vault may come before the command or after it, not both with two folders."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        parsed, rest = super().parse_known_args(args, namespace)
+        before, after = parsed.__dict__.pop("vault_before", None), getattr(parsed, "vault", None)
+        if before and after and resolve_vault(before) != resolve_vault(after):
+            self.error(f"--vault names two folders ({before} before the command, {after} after it); give one")
+        if hasattr(parsed, "vault"):
+            parsed.vault = after or before
+        return parsed, rest
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
-        prog="personakit",
-        description="PersonaKit: your memory vault, which AI assistants read and add to, and you control.",
-    )
+    top = _TopParser(
+        prog="personakit", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     top.add_argument("--version", action="version", version=f"personakit {__version__}")
-    sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (fn, doc, example) in COMMANDS.items():
+    top.add_argument("--vault", dest="vault_before", metavar="VAULT", help=VAULT_HELP)
+    sub = top.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands (the everyday ones first)",
+        parser_class=argparse.ArgumentParser,
+    )  # fmt: skip
+    order = [n for n in EVERYDAY if n in COMMANDS] + [n for n in COMMANDS if n not in EVERYDAY]
+    for name in order:
+        fn, doc, example = COMMANDS[name]
         p = sub.add_parser(
             name, help=" ".join(doc.split("\n\n")[0].split()), description=doc, epilog=f"example:\n  {example}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )  # fmt: skip
-        p.add_argument("--vault", help="the vault folder (default: $PERSONAKIT_VAULT, else ~/PersonaKit)")
-        p.set_defaults(run=fn)
+        p.add_argument("--vault", help=VAULT_HELP)
+        p.set_defaults(run=_with_usage(fn, p))
         if name in _ARGUMENTS:
             _ARGUMENTS[name](p)
     return top
 
 
+def _with_usage(fn: Command, p: argparse.ArgumentParser) -> Command:
+    """fn, printing its command's usage line before a problem it reports, as argparse does for its own."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except PersonaKitError:
+            p.print_usage(sys.stderr)
+            raise
+
+    return run
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command. Every problem ends it with one sentence on stderr and exit status 1, never a traceback
+    (PERSONAKIT_DEBUG=1 shows the traceback of an unexpected error, for a bug report)."""
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="personakit: %(message)s")
     args = parser().parse_args(argv)
     if not getattr(args, "run", None):
@@ -95,9 +178,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except PersonaKitError as error:
         print(f"personakit: {error}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `personakit list | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        where = f"could not use {error.filename}: " if error.filename else ""
+        print(f"personakit: {where}{error.strerror or error}", file=sys.stderr)
+    except Exception as error:
+        if os.environ.get("PERSONAKIT_DEBUG"):
+            raise
+        print(
+            f"personakit: unexpected error ({type(error).__name__}: {error}); please report it with the "
+            "command you ran (PERSONAKIT_DEBUG=1 shows the details)",
+            file=sys.stderr,
+        )
+    return 1
 
 
 def run() -> None:

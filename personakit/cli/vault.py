@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from personakit.cli.app import command, warn_broken
+from personakit.cli.app import command, tell_no_identity, warn_broken
 from personakit.errors import PersonaKitError
 from personakit.service import PersonaKit, init_vault
-from personakit.store.files import resolve_vault
+from personakit.store.files import VaultFiles, resolve_vault
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     said = init_vault(root)
     print(f"Vault ready at {root}")
     if said:
-        print(said)
+        tell_no_identity(VaultFiles(root))
     return 0
 
 
@@ -42,9 +42,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Find every problem in the vault, with file and line; exit status 1 when there is any.
 
-    Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, duplicate ids,
-    texts over 300 characters, credential-shaped text typed by hand, symbolic links, uncommitted changes,
-    an index out of step with the files, a merge in progress or a detached HEAD."""
+    Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, keys written
+    twice, duplicate ids, texts over 300 characters, credential-shaped text typed by hand, symbolic links,
+    files others could read, uncommitted changes, an index out of step with the files, a merge in progress
+    or a detached HEAD."""
     from personakit.owner.doctor import examine
 
     report = examine(args.vault)
@@ -79,9 +80,10 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 
 @command("demo", "personakit demo", _demo_arguments)
 def cmd_demo(args: argparse.Namespace) -> int:
-    """See PersonaKit work before connecting an assistant: a throwaway vault, proposals made through the
-    real server as a host would make them, an approval and a restriction, the read an assistant gets, and
-    the git log that recorded it all. Your own vault is not touched."""
+    """See PersonaKit work on a throwaway vault, before connecting an assistant.
+
+    Proposals made through the real server as a host would make them, an approval and a restriction, the
+    read an assistant gets, and the git log that recorded it all. Your own vault is not touched."""
     from personakit.demo import run_demo
 
     return run_demo(keep=args.keep)

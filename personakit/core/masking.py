@@ -2,25 +2,69 @@
 
 Every memory a read returns passes through `present`, which keeps at most two quotes, masks email
 addresses and anything credential-shaped an owner may have typed by hand, and shortens each quote to 240
-characters. Restricted and rejected memories never reach this module: `reading` filters them first.
+characters. Restricted and rejected memories never reach this module: `reading` filters them first, and
+each function here refuses them again. `present_detail` is one memory as the resource
+`personakit://memory/{id}` shows it; `present_profile` the approved memories as the resource
+`personakit://profile` shows them. `by_category` is the Markdown both the profile and `personakit export`
+print.
+
+An email address is masked in every form a reader would take for one, read through `textview` (so a
+full-width `＠`, a zero-width space or look-alike letters change nothing):
+
+- `sam@example.com`, `"sam smith"@example.com` (a quoted local part), `sam@[192.0.2.1]` and
+  `sam@[IPv6:2001:db8::1]` (IP literals), `sam@bücher.de`, `用户@例子.广告` and `sam@xn--bcher-kva.de`
+  (international and punycode domains), `sam%40example.com` (percent-encoded);
+- `mailto:` links, decoded first (`mailto:%73%61%6D%40example.com`);
+- spelled out: `sam [at] example [dot] com`, `sam(at)example(dot)com`, `sam AT example DOT com`,
+  `sam at example dot com`. A plain lower-case " at " counts only with a spelled-out " dot " and a
+  common top-level domain, so "I work at example.com" stays as it is.
+
+A credential cut between a memory's text and a quote, or between two quotes, is masked in both parts.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import NotRequired
+from urllib.parse import unquote
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from personakit.core.credentials import mask_credentials
-from personakit.core.memory import Category, Memory
+from personakit.core.credentials import mask_together
+from personakit.core.memory import CATEGORIES, Category, Memory
 from personakit.core.proposal import shorten
+from personakit.core.textview import read
 
 MAX_QUOTES = 2
 MAX_QUOTE_CHARS = 240
+MAX_DETAIL_QUOTES = 10  # one memory opened on its own shows more of its evidence
+PROFILE_MOST_CHARS = 8_000  # about 2,000 tokens, at the usual ~4 characters a token
+UNCONFIRMED_NOTE = "Unconfirmed: extracted from the owner's conversations but not yet reviewed by them."
 EMAIL_MASK = "[email]"
+_DOT = r"[.\u3002]"  # IDNA reads the ideographic full stop as a dot
+_TLD = r"(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{2,59})(?![\w-])"
 # Local part and domain as RFC 5322 allows in practice; the TLD needs two letters so "a@b" stays.
-_EMAIL = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}", re.UNICODE)
+_EMAIL = re.compile(
+    r"(?:[\w.!#$%&'*+/=?^`{|}~-]+|\"(?:[^\"\\\n]|\\.){1,64}\")"
+    r" ?(?:@|%40) ?"
+    rf"(?:[\w-]+(?:{_DOT}[\w-]+)*{_DOT}{_TLD}|\[(?:IPv6:[0-9A-Fa-f:.]{{2,45}}|\d{{1,3}}(?:\.\d{{1,3}}){{3}})\])",
+    re.IGNORECASE,
+)
+_COMMON_TLDS = (
+    "com|org|net|edu|gov|io|co|ai|app|dev|me|info|biz|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|ie|ca|au"
+    "|nz|jp|cn|kr|in|br|mx|ru|eu|email|mail"
+)
+_AT_WORD = r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*|\s+AT\s+"
+_DOT_WORD = r"\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)\s*|\s+DOT\s+|\s+dot\s+"
+_SPELLED = re.compile(
+    rf"[\w.+-]{{1,64}}(?:{_AT_WORD})[\w-]{{1,63}}(?:(?:{_DOT_WORD}|\.)[\w-]{{1,63}})*(?:{_DOT_WORD}|\.)[^\W\d_]{{2,24}}(?![\w-])"
+    rf"|[\w.+-]{{1,64}}\s+at\s+[\w-]{{1,63}}(?:\s+dot\s+[\w-]{{1,63}})*\s+dot\s+(?:{_COMMON_TLDS})(?![\w-])",
+    re.IGNORECASE,
+)
+_MAILTO = re.compile(r"mailto:([^\s\"'<>]+)", re.IGNORECASE)
+_SPELLED_HINT = re.compile(r"(?i)dot|[\[({<]\s*at\s*[\])}>]|mailto:")
 
 
 class SharedMemory(TypedDict):
@@ -31,13 +75,50 @@ class SharedMemory(TypedDict):
     evidence: list[str]
 
 
+class MemoryDetail(TypedDict):
+    id: str
+    text: str
+    category: Category
+    confirmed: bool
+    evidence: list[str]
+    created: str
+    proposed_by: str
+    history: list[str]
+    note: NotRequired[str]
+
+
+def mask_emails(text: str) -> str:
+    """text with every email address replaced by EMAIL_MASK."""
+    if text.isascii() and "@" not in text and "%40" not in text and not _SPELLED_HINT.search(text):
+        return text  # the common case: no at sign of any kind, and no "at" or "dot" spelled out
+    view = read(text)
+    spans: list[tuple[int, int]] = []
+    if "@" in view.text or "%40" in view.text:
+        spans += [m.span() for m in _EMAIL.finditer(view.text)]
+    if _SPELLED_HINT.search(view.text):
+        spans += [m.span() for m in _SPELLED.finditer(view.text)]
+    if "mailto:" in view.lower:
+        spans += [m.span() for m in _MAILTO.finditer(view.text) if _EMAIL.search(unquote(m.group(1)))]
+    parts: list[str] = []
+    last = 0
+    for start, end in _merged(view.original_span(*span) for span in spans):
+        parts += [text[last:start], EMAIL_MASK]
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 def mask(text: str) -> str:
-    return mask_credentials(_EMAIL.sub(EMAIL_MASK, text))
+    return mask_together([mask_emails(text)])[0]
+
+
+def _visible(memory: Memory) -> None:
+    if memory.state not in ("approved", "unconfirmed"):
+        raise ValueError(f"{memory.id} is {memory.state}: it must never leave the process")
 
 
 def present(memory: Memory) -> SharedMemory:
-    if memory.state not in ("approved", "unconfirmed"):
-        raise ValueError(f"{memory.id} is {memory.state}: it must never leave the process")
+    _visible(memory)
     text, evidence = _masked(memory.text, memory.evidence[:MAX_QUOTES])
     return {
         "id": memory.id,
@@ -51,4 +132,90 @@ def present(memory: Memory) -> SharedMemory:
 @lru_cache(maxsize=4096)
 def _masked(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """Masking scans for dozens of credential shapes; the same memories are read again and again."""
-    return mask(text), tuple(shorten(mask(q), MAX_QUOTE_CHARS) for q in quotes)
+    masked = mask_together([mask_emails(t) for t in (text, *quotes)])
+    return masked[0], tuple(shorten(q, MAX_QUOTE_CHARS) for q in masked[1:])
+
+
+def _merged(spans: object) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):  # type: ignore[call-overload]
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def present_detail(memory: Memory, history: list[str]) -> MemoryDetail:
+    """One memory opened on its own: more of its evidence, when and by whom it was proposed, and its
+    history as one-liners that the caller built from what happened, never from what the text once said."""
+    _visible(memory)
+    text, evidence = _masked(memory.text, memory.evidence[:MAX_DETAIL_QUOTES])
+    detail: MemoryDetail = {
+        "id": memory.id,
+        "text": text,
+        "category": memory.category,
+        "confirmed": memory.confirmed,
+        "evidence": list(evidence),
+        "created": memory.created,
+        "proposed_by": mask(memory.proposed_by) or "unknown",
+        "history": [mask(line) for line in history],
+    }
+    if not memory.confirmed:
+        detail["note"] = UNCONFIRMED_NOTE
+    return detail
+
+
+def present_profile(
+    memories: list[Memory], total: int | None = None, most_chars: int = PROFILE_MOST_CHARS
+) -> tuple[str, list[str]]:
+    """The approved memories as Markdown grouped by category, newest first, within most_chars; with the
+    ids it holds. Those that do not fit (the oldest), and those of `total` not given, are counted in a
+    last line."""
+    for memory in memories:
+        if memory.state != "approved":
+            raise ValueError(f"{memory.id} is {memory.state}: only approved memories are in the profile")
+    newest = sorted(memories, key=lambda m: m.created, reverse=True)  # ISO 8601 sorts as text
+    if not newest and not total:
+        return f"{PROFILE_TITLE}\n\nNothing is approved yet.\n", []
+    entries = [(m.category, _masked(m.text, ())[0]) for m in newest]
+    text, shown = by_category(entries, PROFILE_TITLE, most_chars, total)
+    return text, [m.id for m in newest[:shown]]
+
+
+PROFILE_TITLE = "# About the user\n\nWhat the user has approved in PersonaKit, newest first in each group."
+_LEFT_OUT = "({left} older approved {noun} left out to keep this short; personakit_read finds them by topic.)"
+
+
+def by_category(
+    entries: Sequence[tuple[str, str]],
+    title: str = "",
+    most_chars: int | None = None,
+    total: int | None = None,
+) -> tuple[str, int]:
+    """Markdown: a heading per category, in the documented order, and a bullet per text, keeping the
+    given order within each. With most_chars, only the first entries that fit, and a line counting the
+    rest (of `total`, when more exist than were given). Returns the text and how many entries it holds."""
+    size = len(title) + 2 + len(_LEFT_OUT) + 10  # room for the line counting what was left out
+    seen: set[str] = set()
+    taken = 0
+    for category, text in entries:
+        grows = len(text) + 3 + (0 if category in seen else len(_heading(category)) + 2)
+        if most_chars is not None and size + grows > most_chars:
+            break
+        size += grows
+        seen.add(category)
+        taken += 1
+    lines = [title, ""] if title else []
+    for category in CATEGORIES:
+        texts = [text for c, text in entries[:taken] if c == category]
+        if texts:
+            lines += [_heading(category), *(f"- {text}" for text in texts), ""]
+    left = max(total or 0, len(entries)) - taken
+    if left:
+        lines.append(_LEFT_OUT.format(left=left, noun="memory was" if left == 1 else "memories were"))
+    return "\n".join(lines).rstrip("\n") + "\n", taken
+
+
+def _heading(category: str) -> str:
+    return "## " + category.replace("-", " ").capitalize()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, cast, get_args
 
-from personakit.core.credentials import looks_like_credential
+from personakit.core.credentials import holds_credential
 from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category, clean
 
 Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]
@@ -39,7 +39,7 @@ def check_proposal(text: str, quote: str, category: str) -> Proposal | Reason:
         return "empty_text"
     if len(text) > MAX_TEXT:
         return "too_long"
-    if looks_like_credential(text) or looks_like_credential(quote):
+    if holds_credential(text, quote):  # each alone, and the two joined: a key cut in two is still a key
         return "credential_shape"
     if not quote:
         return "empty_quote"

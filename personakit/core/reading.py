@@ -13,13 +13,13 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from personakit.core.masking import SharedMemory, present
+from personakit.core.masking import UNCONFIRMED_NOTE, SharedMemory, present
 from personakit.core.memory import Memory
 
 DEFAULT_LIMIT = 7
 MAX_LIMIT = 20
 FILL_TO = 3
-NOTE = "Unconfirmed: extracted from the owner's conversations but not yet reviewed by them."
+NOTE = UNCONFIRMED_NOTE  # the contract's exact sentence
 
 
 class ReadResult(TypedDict):

@@ -15,6 +15,14 @@ The steps, applied identically to a question and to a memory's text and quotes:
    travelling = traveling, centre = center, organise = organize).
 6. A short table of words with the same meaning counts them as one word (`SAME_WORDS`: kid = child,
    movie = film, ...).
+7. Chinese, Japanese and Korean are written without spaces between words (Korean puts them between
+   phrases, with the grammar attached). A run of Han characters, of Hiragana, of Katakana or of Hangul
+   becomes its overlapping pairs of characters (緑茶を飲む: 緑茶, 飲; 좋아해요: 좋아, 아해, 해요), so a
+   question and a memory share a word when they share two characters in a row. A run of one character is
+   a word of its own, except a lone Hiragana or Katakana letter, which is grammar (は, が, を), as a single
+   Latin letter is not a word. Runs end where the script changes, so a Japanese verb or adjective meets
+   its other forms through its Han stem (飲む, 飲んだ, 飲みます: 飲). Pairs and characters that are only
+   grammar or question padding are dropped (`CJK_STOP_WORDS`).
 """
 
 from __future__ import annotations
@@ -26,6 +34,15 @@ from functools import lru_cache
 # Letters and digits in any script; apostrophes split words, and the pieces they leave are handled below.
 _WORD = re.compile(r"[^\W_]+")
 _CONTRACTION = re.compile(r"(?:['’](?:s|d|ll|re|ve|m)|n['’]t)\b", re.IGNORECASE)
+# Runs of one script written without spaces between words, by group: Han (with the iteration and closing
+# marks and ideographic zero), Hiragana, Katakana (with the prolonged sound mark), Hangul.
+_CJK_RUN = re.compile(
+    "([\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+)"
+    "|([\u3041-\u309f]+)"
+    "|([\u30a0-\u30ff\u31f0-\u31ff]+)"
+    "|([\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+)"
+)
+_KANA = (2, 3)  # the groups of _CJK_RUN whose lone letters are grammar, not words
 
 
 def _listed(*groups: str) -> frozenset[str]:
@@ -141,6 +158,28 @@ SAME_WORDS: dict[str, tuple[str, ...]] = {
     "tv": ("television",),
 }
 
+# Grammar and question padding in Chinese, Japanese and Korean, as the pairs and lone characters that
+# words() makes of them: question words, pronouns and the ways of saying "the user", copulas, particles
+# and polite endings. Kept short: a pair that is also part of a content word stays a word.
+CJK_STOP_WORDS = _listed(
+    # Chinese (simplified and traditional)
+    """
+    什么 甚麼 什麼 是吗 是嗎 怎么 怎麼 怎样 怎樣 哪里 哪裡 哪些 哪个 哪個 为什 為什 是否 多少 用户 用戶 主人 我们 我們 你们
+    你們 他们 他們 她们 她們 这个 這個 那个 那個 一个 一個 的 了 吗 嗎 呢 吧 啊 是 我 你 他 她 它 在 和 与 與 也 都
+    """,
+    # Japanese
+    """
+    何 私 僕 彼 誰 です ます でし まし ませ すか した して てい いる ある あり りま かな のは のが のを には にも
+    では でも から まで など これ それ あれ どれ この その あの どの ここ そこ どこ いつ なに なん だれ どう どん
+    んな につ つい いて ユー ーザ ザー
+    """,
+    # Korean
+    """
+    무엇 뭐 어떤 어떻 떻게 언제 어디 누구 왜 입니 니까 습니 니다 해요 세요 나요 인가 가요 있나 용자 그는 그녀
+    녀는 저는 나는
+    """,
+)
+
 _VOWELS = frozenset("aeiouy")
 _VOWEL_RUN = re.compile(r"[aeiouy]+")
 _OUR = re.compile(r"(?<=[a-z]{3})our")  # colour, favourite, neighbourhood; not four, hour, tour, flour
@@ -211,7 +250,6 @@ def stem(word: str) -> str:
 _SAME = {stem(variant): stem(word) for word, variants in SAME_WORDS.items() for variant in variants}
 
 
-@lru_cache(maxsize=65536)
 def _counted(token: str) -> str:
     """The word a token counts as, or "" when it does not count."""
     if len(token) == 1 and not token.isdigit():
@@ -223,6 +261,50 @@ def _counted(token: str) -> str:
     return _SAME.get(word, word)
 
 
+def written_without_spaces(word: str) -> bool:
+    """Is word (one of words()) from a script written without spaces: a pair or a lone character?"""
+    return _CJK_RUN.search(word) is not None
+
+
+def _run_words(run: str, kana: bool) -> list[str]:
+    """The words of a run of one script written without spaces: its pairs, or a lone character."""
+    if len(run) == 1:
+        return [] if kana or run in CJK_STOP_WORDS else [run]
+    pairs = (run[i : i + 2] for i in range(len(run) - 1))
+    return [pair for pair in pairs if pair not in CJK_STOP_WORDS]
+
+
+# The words of every question pass through this cache, so its size is bounded in bytes whatever an
+# assistant asks: at most CACHED_TOKENS entries for tokens of at most CACHED_LENGTH characters (about
+# 2.5 MB); a longer token is worked out each time.
+CACHED_TOKENS = 8192
+CACHED_LENGTH = 32
+
+
+def _token_words(token: str) -> tuple[str, ...]:
+    return _words_of(token) if len(token) > CACHED_LENGTH else _cached_words_of(token)
+
+
+def _words_of(token: str) -> tuple[str, ...]:
+    """The words one token (a run of letters and digits) counts as: one, none, or a run's pairs."""
+    if token.isascii() or not _CJK_RUN.search(token):
+        word = _counted(token)
+        return (word,) if word else ()
+    found: list[str] = []
+    start = 0
+    for run in _CJK_RUN.finditer(token):
+        if run.start() > start:
+            found += _token_words(token[start : run.start()])
+        found += _run_words(run.group(), run.lastindex in _KANA)
+        start = run.end()
+    if start < len(token):
+        found += _token_words(token[start:])
+    return tuple(found)
+
+
+_cached_words_of = lru_cache(maxsize=CACHED_TOKENS)(_words_of)
+
+
 def words(text: str) -> list[str]:
     """The distinct words of text, in order of first appearance, as the index and the rules count them."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -230,7 +312,6 @@ def words(text: str) -> list[str]:
         text = _CONTRACTION.sub(" ", text)
     seen: dict[str, None] = {}
     for token in _WORD.findall(text):
-        word = _counted(token)
-        if word:
+        for word in _token_words(token):
             seen[word] = None
     return list(seen)

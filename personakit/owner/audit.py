@@ -3,8 +3,10 @@
 Git is the log of changes. Every commit PersonaKit makes names its memory in the subject, in one
 convention: `propose m_x: text`, `evidence for m_x: text`, `approve|reject|restrict m_x: text`,
 `categorize m_x: text (as tools)`, `edit m_x: text (by hand)`, `rename m_x: text (by hand, was a.md)`,
-`forget m_x: text`. An assistant's commits are authored `<host> (assistant)`, the owner's by their git
-identity. Commits made by hand with git keep their own subject and are shown as they are.
+`forget m_x: text`, `sync m_x: text (what sync decided)`, and for two memories at once
+`replace m_old with m_new: new text` (a correction approved, the old memory retired) and
+`merge m_new into m_old: old text` (a near-duplicate merged). An assistant's commits are authored
+`<host> (assistant)`, the owner's by their git identity. Commits made by hand with git keep their own subject and are shown as they are.
 
 The read ledger (`.personakit/reads.jsonl`) is the log of reads: one line per `personakit_read`, never
 in git and never sent anywhere. The owner's own `personakit search` is not recorded in it.
@@ -22,13 +24,17 @@ from typing import Any
 
 from personakit.core.memory import Memory
 from personakit.core.reading import ReadResult
-from personakit.core.words import words
+from personakit.core.words import words, written_without_spaces
 from personakit.errors import PersonaKitError
+from personakit.owner.corrections import link_lines
 from personakit.service import PersonaKit
 from personakit.store.history import Commit
 from personakit.store.index import ALL_WORDS_FIELDS
 
-_SUBJECT = re.compile(r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12}): (?P<text>.*)$", re.S)
+_SUBJECT = re.compile(
+    r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12})(?: (?:with|into) (?P<other>m_[0-9a-f]{12}))?: (?P<text>.*)$",
+    re.S,
+)
 _DONE = {
     "propose": "proposed",
     "evidence": "added evidence",
@@ -40,6 +46,11 @@ _DONE = {
     "edit": "edited by hand",
     "rename": "renamed by hand",
     "forget": "forgot",
+    "add": "added",
+    "undo": "undone",
+    "replace": "replaced",
+    "merge": "merged",
+    "sync": "merged by personakit sync",
 }
 
 
@@ -62,6 +73,8 @@ def event(commit: Commit) -> Event:
         what, mid = _DONE[found["verb"]], found["id"]
         if found["verb"] == "forget" and commit.subject.endswith("(file deleted by hand)"):
             what = "deleted by hand"
+        elif commit.subject.endswith("(by hand)") and "by hand" not in what:
+            what += " by hand"  # a decision made in an editor: "approved by hand"
     return Event(_when(commit.date), commit.author, what, mid, commit.subject, commit.sha)
 
 
@@ -99,8 +112,9 @@ def parse_since(text: str | None) -> datetime | None:
 
 # -- the audit trail ----------------------------------------------------------------------------------
 def trail(kit: PersonaKit, since: datetime | None = None, limit: int | None = None) -> list[Event]:
-    """Commits that touched memories/, newest first."""
-    args = [f"--since={since.isoformat()}"] if since else []
+    """Commits that touched memories/, newest first, those that came in through a merge too (git's default
+    history simplification would hide a side's commit whose change the other side also made)."""
+    args = ["--full-history"] + ([f"--since={since.isoformat()}"] if since else [])
     if limit:
         args.append(f"--max-count={limit}")
     return [event(c) for c in kit.history.commits(*args, "--", "memories")]
@@ -119,6 +133,36 @@ def memory_history(kit: PersonaKit, memory: Memory) -> list[Event]:
     commits = kit.history.commits("--fixed-strings", f"--grep={memory.id}")
     order = {c.sha: i for i, c in enumerate(commits)}
     return sorted((event(c) for c in commits), key=lambda e: (e.when, -order[e.sha]))
+
+
+def history_lines(memory: Memory, events: list[Event]) -> list[str]:
+    """One memory's history as lines; an edit that changed its text as "was ... / now ...", and a
+    replacement or merge naming the other memory."""
+    lines = []
+    text = None
+    for e in events:
+        found = _SUBJECT.match(e.subject)
+        what, about = e.what, ""
+        if found and found["other"]:  # replace old with new / merge new into old
+            first, other = found["id"], found["other"]
+            if found["verb"] == "replace":
+                what, about = (
+                    ("replaced", f" (by {other})")
+                    if memory.id == first
+                    else ("approved", f" (replacing {first})")
+                )
+            else:
+                about = f" (into {other})" if memory.id == first else f" ({first} merged in)"
+        line = f"  {local(e.when)}  {what:<18} {e.who}{about}" + (
+            f": {e.subject}" if e.what == "commit" else ""
+        )
+        lines.append(line)
+        if found and found["id"] == memory.id and not found["other"]:
+            said = re.sub(r" \(by hand(?:, was [^)]*)?\)$", "", found["text"])
+            if text is not None and said != text and e.what in ("edited by hand", "renamed by hand"):
+                lines += [f"      was: {text}", f"      now: {said}"]
+            text = said
+    return lines
 
 
 def format_event(e: Event) -> str:
@@ -145,21 +189,41 @@ def last_read(kit: PersonaKit, memory_id: str) -> dict[str, Any] | None:
     return None
 
 
-def format_read(entry: dict[str, Any]) -> str:
-    ids = entry.get("ids") or []
-    given = ", ".join(ids) if ids else "nothing"
+def format_read(entry: dict[str, Any], texts: dict[str, str] | None = None) -> str:
+    """A read as lines: who asked what, then each memory given, with its text as it is now."""
+    ids = [str(i) for i in entry.get("ids") or []]
+    texts = texts or {}
+    given = [f"{mid}  {texts.get(mid, '(forgotten since)')}" if texts else mid for mid in ids]
     withheld = entry.get("withheld", 0)
-    return (
-        f"{local(str(entry.get('at', '')))}  {entry.get('host', '?')} asked {entry.get('question', '')!r}\n"
-        f"    given: {given}" + (f"; withheld: {withheld}" if withheld else "")
+    said = f"{local(str(entry.get('at', '')))}  {entry.get('host') or '?'} {asked(entry)}"
+    lines = [said, f"    given: {given[0] if given else 'nothing'}", *(f"           {g}" for g in given[1:])]
+    if withheld:
+        lines.append(f"    withheld: {withheld} (restricted; counted, never shown)")
+    return "\n".join(lines)
+
+
+def asked(entry: dict[str, Any], doing: bool = False) -> str:
+    """What a ledger entry's host did: asked a question (a tool read) or opened a resource; a damaged
+    entry's missing question is said in words."""
+    if entry.get("resource"):
+        return f"{'opening' if doing else 'opened'} {entry['resource']}"
+    question = entry.get("question")
+    return f"{'asking' if doing else 'asked'} " + (
+        repr(question) if isinstance(question, str) else "(no question recorded)"
     )
 
 
 # -- show -----------------------------------------------------------------------------------------------
+def state_shown(memory: Memory) -> str:
+    """The state, and why when a typo made it restricted: "restricted (state 'aproved' is not a state)"."""
+    odd = next((p for p in memory.problems if p.startswith("state ")), None)
+    return f"{memory.state} ({odd.removesuffix(': treated as restricted')})" if odd else memory.state
+
+
 def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     """Everything the owner may want to know about one memory, as lines."""
     lines = [
-        f"{memory.id}  {memory.state}  {memory.category}",
+        f"{memory.id}  {state_shown(memory)}  {memory.category}",
         memory.text,
         "",
         f"file:      memories/{memory.name}",
@@ -169,17 +233,13 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     ]
     if memory.problems:
         lines += ["problems:", *(f"  - {p}" for p in memory.problems)]
+    lines += link_lines(kit, memory)
     lines += ["", "history (git, oldest first):"]
-    events = memory_history(kit, memory)
-    lines += [
-        f"  {local(e.when)}  {e.what:<18} {e.who}" + (f": {e.subject}" if e.what == "commit" else "")
-        for e in events
-    ] or ["  not committed yet"]
+    lines += history_lines(memory, memory_history(kit, memory)) or ["  not committed yet"]
     seen = last_read(kit, memory.id)
     if seen:
         lines.append(
-            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host', '?')}, "
-            f"asking {seen.get('question', '')!r}"
+            f"last read: {local(str(seen.get('at', '')))} by {seen.get('host') or '?'}, {asked(seen, doing=True)}"
         )
     else:
         lines.append("last read: never given to an assistant (as far as the read ledger remembers)")
@@ -248,5 +308,6 @@ def _as_asked(question: str) -> dict[str, str]:
     spelled: dict[str, str] = {}
     for token in re.findall(r"[\w'’-]+", question):
         for stem in words(token):
-            spelled.setdefault(stem, token)
+            if not written_without_spaces(stem):  # a pair of characters is shown as it is, not its run
+                spelled.setdefault(stem, token)
     return spelled

@@ -3,22 +3,29 @@
 The doctor looks and never fixes. It opens the vault without the start-up sync that every other command
 runs (which would commit pending hand edits and bring the index level), so that what it reports is the
 vault as it is: files that cannot be read, unknown states or categories, duplicate ids, texts over 300
-characters, credential-shaped text typed by hand, symbolic links, changes not committed to git, an index
-out of step with the files, and a repository in the middle of a merge or on a detached HEAD.
+characters, credential-shaped text typed by hand, symbolic links, files or folders other users could read,
+changes not committed to git, an index out of step with the files, and a repository in the middle of a
+merge or on a detached HEAD. Memories that likely disagree (`personakit clashes`) are counted as a note,
+not a problem: only the owner can say which one is true.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from personakit.core.credentials import looks_like_credential
-from personakit.core.memory import MAX_TEXT, InvalidMemory, Memory, parse_memory
+from personakit.core.credentials import holds_credential, looks_like_credential
+from personakit.core.front_matter import read
+from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory, parse_memory
+from personakit.core.relations import clashes
 from personakit.service import PersonaKit
-from personakit.store.files import FileStat
+from personakit.store.files import FileStat, plain_name
+from personakit.store.history import NO_IDENTITY
+from personakit.store.private import loose
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,7 @@ def examine(vault: str | None) -> Report:
     readable: dict[str, FileStat] = {}
     held: set[str] = set()  # files a commit would refuse: unreadable, or holding a secret
     by_id: dict[str, list[str]] = defaultdict(list)
+    visible: dict[str, str] = {}  # id -> text, for the clashes note
     for name, stat in sorted(on_disk.items()):
         where = f"memories/{name}"
         try:
@@ -77,6 +85,8 @@ def examine(vault: str | None) -> Report:
             continue
         readable[name] = stat
         by_id[memory.id].append(name)
+        if memory.state in VISIBLE_STATES:
+            visible.setdefault(memory.id, memory.text)
         report.problems += _memory_problems(memory, raw)
         if _secrets(memory):
             held.add(where)
@@ -88,8 +98,9 @@ def examine(vault: str | None) -> Report:
             report.problems.append(
                 Problem(
                     f"memories/{names[0]}",
-                    f"{files} have the same id ({mid}), so an assistant sees only one of them; delete the "
-                    "copy, or give it its own text and remove its id line",
+                    f"{files} have the same id ({mid}): they are read as one memory, in the most private "
+                    "state among them, and a decision changes them all; delete the copy you do not want, or "
+                    "give it its own text and remove its id line",
                 )
             )
     for name in kit.files.symlinks():
@@ -101,6 +112,13 @@ def examine(vault: str | None) -> Report:
             )
         )
     report.memories = len(readable)
+    clashing = len(clashes(list(visible.items())))
+    if clashing:
+        report.notes.append(
+            f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
+            "'personakit clashes' lists them"
+        )
+    _mode_problems(kit, report)
     _git_problems(kit, report, held)
     _index_problems(kit, report, readable)
     report.problems.sort(key=_by_file)
@@ -137,8 +155,12 @@ def _at(memory: Memory, line: int | None) -> str:
 
 def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
     found = []
+    twice = read(raw).duplicates  # a key written twice: named at its later line, the one a paste added
     for problem in memory.problems:
         key = problem.split()[0]
+        if key in twice and " is written " in problem:
+            found.append(Problem(_at(memory, twice[key][-1]), problem))
+            continue
         line = _line_of(raw, key) if key in ("state", "category", "id", "evidence") else _body_line(raw)
         advice = {
             "state": "; set it to unconfirmed, approved, rejected or restricted",
@@ -151,7 +173,8 @@ def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
 
 
 def _secrets(memory: Memory) -> list[str]:
-    return [t for t in (memory.text, *memory.evidence) if looks_like_credential(t)]
+    texts = (memory.text, *memory.evidence)
+    return [t for t in texts if looks_like_credential(t)] or (list(texts) if holds_credential(*texts) else [])
 
 
 def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
@@ -163,11 +186,31 @@ def _secret_problems(memory: Memory, raw: str) -> list[Problem]:
             probe = quote[:24]
             line = next((n for n, text in enumerate(raw.splitlines(), 1) if probe in text), None)
             found.append(Problem(_at(memory, line), "an evidence quote looks like a password, key or token"))
+    if not found:  # a key cut in two, between the text and a quote or two quotes
+        found.append(
+            Problem(
+                _at(memory, _body_line(raw)), "the text and quotes together hold a password, key or token"
+            )
+        )
     advice = (
         "; remove it from the file. It is masked in anything served and PersonaKit does not commit the "
         "file while it is there (if git already has it, docs/review.md says how to purge it)"
     )
     return [Problem(p.where, p.what + advice) for p in found]
+
+
+def _mode_problems(kit: PersonaKit, report: Report) -> None:
+    """Anything in the vault other users of this machine could read or enter."""
+    for place, paths in sorted(loose(kit.root).items()):
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        report.problems.append(
+            Problem(
+                "vault" if place == "." else place,
+                f"{shown} can be read by other users of this machine (folders should be 0700, files "
+                f"0600); PersonaKit tightens what it uses when it starts; to make all of it private now: "
+                f"chmod -R go= {kit.root}",
+            )
+        )
 
 
 def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
@@ -184,10 +227,7 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
         )
     identity = kit.history.identity()
     if identity is None:
-        report.notes.append(
-            "this machine has no git identity, so decisions are made as 'PersonaKit'; set yours with "
-            "git config --global user.name 'Your Name' and git config --global user.email you@example.com"
-        )
+        report.notes.append(NO_IDENTITY)
     if not kit.history.ignored(".personakit/reads.jsonl"):
         report.problems.append(
             Problem(
@@ -197,24 +237,45 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
             )
         )
     symlinks = {f"memories/{name}" for name in kit.files.symlinks()}
+    obsidian = False
     for path in sorted(kit.history.changed(".")):
+        memory = path.startswith("memories/") and plain_name(path.removeprefix("memories/"))
         if path.startswith(".personakit/") or path in symlinks:
             continue  # machine state; a link is reported as one
+        if path.startswith(".obsidian/"):
+            obsidian = True  # the app's settings: never a problem of the vault's
+            continue
         if path in held:
             what = "is not committed to git, and will not be while the problem reported for it stands"
-        elif not os.path.lexists(kit.root / path):
+        elif memory and not os.path.lexists(kit.root / path):
             what = (
                 "was deleted but the deletion is not committed; the next personakit command (or a running "
                 "server) commits it as your edit"
             )
-        elif path.startswith("memories/") and path.endswith(".md"):
+        elif memory:
             what = (
                 "has changes not committed to git; the next personakit command (or a running server) "
                 "commits them as your edit"
             )
-        else:
-            what = f"has changes not committed to git; commit them with git -C {kit.root} commit"
+        else:  # `git commit -- PATH` commits that file only, whatever else is staged
+            what = (
+                "has changes not committed to git; commit them with: "
+                f"git -C {shlex.quote(str(kit.root))} add -- {shlex.quote(path)} && "
+                f"git -C {shlex.quote(str(kit.root))} commit -m 'Update {path}' -- {shlex.quote(path)}"
+            )
         report.problems.append(Problem(path, what))
+    if obsidian and kit.history.tracked([".obsidian"]):
+        report.notes.append(
+            "git tracks Obsidian's settings (.obsidian/), so they show as changes whenever Obsidian saves "
+            "them; to stop tracking them (the files stay): "
+            f"git -C {shlex.quote(str(kit.root))} rm -r -q --cached .obsidian && "
+            f"git -C {shlex.quote(str(kit.root))} commit -m 'Stop tracking Obsidian settings' -- .obsidian"
+        )
+    if kit.history.owner_index.pending():
+        report.notes.append(
+            "git's index is behind PersonaKit's last commits (another program held .git/index.lock); "
+            "git status shows those memories as changed until the next personakit command updates it"
+        )
 
 
 def _index_problems(kit: PersonaKit, report: Report, readable: dict[str, FileStat]) -> None:

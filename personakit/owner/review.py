@@ -2,14 +2,20 @@
 
 Each decision goes through the service, so it is one commit whose diff is that decision. An edit opens
 `$VISUAL` or `$EDITOR` on the memory's file and then takes the saved file in like any hand edit (one
-commit, "edit m_x: ... (by hand)"); an editor that fails leaves the file as it was. Files can change
-under a review (a running server, Obsidian, another terminal): each memory is read again from disk just
-before it is shown, and one deleted or decided elsewhere meanwhile is passed over with a word.
+commit, "edit m_x: ... (by hand)"); an editor that fails leaves the file as it was (`edit_in_editor`,
+which `personakit edit` uses too). Files can change under a review (a running server, Obsidian, another
+terminal): each memory is read again from disk just before it is shown, and one deleted or decided
+elsewhere meanwhile is passed over with a word.
+
+A correction is shown beside the memory it replaces (both texts, both quotes), and approving it retires
+that one in the same commit. A near-duplicate offers `m`, merging it into the memory it repeats. The
+memories a proposal likely clashes with are shown under it, each with its reason.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import select
 import shlex
 import subprocess
@@ -19,19 +25,21 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import cast
 
-from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory
+from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory, set_key
 from personakit.errors import PersonaKitError
 from personakit.owner.audit import local
+from personakit.owner.corrections import current, likely_clashes, merge, merge_targets
 from personakit.owner.decisions import decide, recategorize
 from personakit.service import PersonaKit
 
-KEYS = "a approve · r reject · s restrict · e edit · c category · n skip · q quit · ? help"
+KEYS = "a approve · r reject · s restrict · e edit · c category · m merge · n skip · q quit · ? help"
 HELP = """\
   a  approve: assistants may use it (returned with confirmed: true)
   r  reject: never used; kept in the file so a new proposal of it stays rejected
   s  restrict: kept, never shown to an assistant (only counted as withheld)
   e  edit the file in $VISUAL or $EDITOR; the saved file is committed as your edit
   c  change its category
+  m  merge it into the near-duplicate shown: its quotes move there, and this one is removed
   n  skip it for now (also space or Enter)
   q  quit (also Esc or Ctrl-D); what you decided so far is committed"""
 _DECISIONS: dict[str, State] = {"a": "approved", "r": "rejected", "s": "restricted"}
@@ -43,6 +51,7 @@ class Review:
         self.key = key
         self.say = say
         self.done: Counter[str] = Counter()
+        self.targets: list[Memory] = []  # the near-duplicates shown with the memory, as they were shown
 
     def run(self) -> int:
         queue = sorted(
@@ -76,7 +85,10 @@ class Review:
             if key in ("q", "\x1b", "\x04", ""):
                 self.say("quit")
                 return False
-            if key == "e":
+            if key == "m" and self.targets:
+                if self._merge(memory):
+                    return True
+            elif key == "e":
                 edited = self._edit(memory)
                 if edited is None:
                     return True  # gone, or decided in the editor
@@ -99,17 +111,69 @@ class Review:
         ]
         lines += [f"  evidence: {quote!r}" for quote in memory.evidence] or ["  evidence: none"]
         lines += [f"  note: {problem}" for problem in memory.problems]
-        lines.append("  decide [a/r/s/e/c/n/q, ? for help]: ")
+        self.targets = merge_targets(self.kit, memory)
+        lines += self._relations(memory)
+        keys = "a/r/s/e/c/m/n/q" if self.targets else "a/r/s/e/c/n/q"
+        lines.append(f"  decide [{keys}, ? for help]: ")
         self.say("\n".join(lines))
 
+    def _relations(self, memory: Memory) -> list[str]:
+        """What the memory replaces, what it repeats, and what it likely clashes with, as lines."""
+        lines = []
+        if memory.replaces:
+            old = current(self.kit, memory.replaces)
+            if old is None:
+                lines.append(f"  replaces {memory.replaces}, which is no longer in the vault")
+            else:
+                lines.append(f"  replaces {old.id} ({old.state}): {old.text}")
+                lines += [f"    its evidence: {quote!r}" for quote in old.evidence]
+                if old.replaced_by and old.replaced_by != memory.id:
+                    lines.append(f"    already replaced by {old.replaced_by}: approving this one leaves it")
+                elif old.state in ("approved", "unconfirmed"):
+                    lines.append(f"    approving this retires it (rejected, replaced by {memory.id})")
+                else:
+                    lines.append(f"    it is {old.state}: approving this one leaves it as it is")
+        for other in self.targets:
+            lines.append(f"  near-duplicate of {other.id} ({other.state}): {other.text}")
+            lines += [f"    its evidence: {quote!r}" for quote in other.evidence]
+            lines.append(f"    m: merge into {other.id} (this one's quotes move there; this one is removed)")
+        for other, reason in likely_clashes(self.kit, memory):
+            lines.append(f"  clashes with {other.id} ({other.state}): {other.text}")
+            lines.append(f"    {reason}")
+        return lines
+
     def _apply(self, memory: Memory, state: State) -> None:
+        notes: list[str] = []
         try:
-            _, changed = decide(self.kit, memory.name, state)
+            _, changed = decide(self.kit, memory.name, state, notes.append)
         except PersonaKitError as error:
             self._gone_or(memory, error)
             return
         self.say(state if changed else f"was already {state}")
+        for note in notes:
+            self.say(f"  {note}")
         self.done[state] += 1
+
+    def _merge(self, memory: Memory) -> bool:
+        """Merge memory into (one of) its near-duplicates as shown; True when it was merged."""
+        targets = self.targets
+        target = targets[0]
+        if len(targets) > 1:
+            menu = "  ".join(f"{n} {t.id}" for n, t in enumerate(targets, 1))
+            self.say(f"\n  {menu}\nmerge into (1-{len(targets)}, any other key: none): ")
+            key = self.key()
+            if not (key.isdigit() and 1 <= int(key) <= len(targets)):
+                self.say("not merged\ndecide: ")
+                return False
+            target = targets[int(key) - 1]
+        try:
+            merged = merge(self.kit, memory, target.id, target.state)
+        except PersonaKitError as error:
+            self.say(f"\n  Could not merge: {error}.\ndecide: ")
+            return False
+        self.say(f"merged into {merged.id}: {merged.text}")
+        self.done["merged"] += 1
+        return True
 
     def _categorize(self, memory: Memory) -> Memory:
         menu = "  ".join(f"{n} {c}" for n, c in enumerate(CATEGORIES, 1))
@@ -131,69 +195,19 @@ class Review:
 
     def _edit(self, memory: Memory) -> Memory | None:
         """Open the editor; the memory as saved, or None when it is gone or no longer unconfirmed."""
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
-        path = self.kit.files.path(memory.name)
-        if not editor:
-            self.say(
-                f"\n  No editor: neither $VISUAL nor $EDITOR is set. Set one (for example: export EDITOR=nano) "
-                f"or open {path} in any editor. Nothing changed.\ndecide: "
-            )
-            return memory
-        try:
-            before = self.kit.files.read(memory.name)
-        except OSError:
-            self._gone(memory)
-            return None
-        try:
-            code = subprocess.call([*shlex.split(editor), str(path)])
-        except OSError as error:
-            self.say(
-                f"\n  Could not start the editor {editor!r}: {error.strerror or error}. Nothing changed.\ndecide: "
-            )
-            return memory
-        if code != 0:
-            self._restore(memory, before)
-            self.say(f"\n  The editor {editor!r} failed (exit status {code}). Nothing changed.\ndecide: ")
-            return memory
-        self.kit.sync([memory.name])
-        return self._after_edit(memory, before)
-
-    def _after_edit(self, memory: Memory, before: str) -> Memory | None:
-        try:
-            raw = self.kit.files.read(memory.name)
-        except OSError:
-            self.say(f"\n  memories/{memory.name} was deleted in the editor; committed as forgetting it.")
+        outcome, edited = edit_in_editor(self.kit, memory, self.say, again="press e")
+        if outcome == "deleted":
             self.done["forgotten"] += 1
+        if edited is None:
             return None
-        if raw == before:
-            self.say("unchanged\ndecide: ")
-            return memory
-        try:
-            edited = parse_memory(raw, memory.name)
-        except InvalidMemory as error:
-            where = f"memories/{memory.name}" + (f":{error.line}" if error.line else "")
-            self.say(
-                f"\n  {where} cannot be read now ({error}); it is not committed until it can be: "
-                "press e to fix it, or n to leave it for later (personakit doctor lists it).\ndecide: "
-            )
-            return memory
-        if f"memories/{memory.name}" in self.kit.history.changed("memories"):
-            self.say(
-                "\n  Your edit is saved but not committed: it holds something shaped like a password or key. "
-                "Remove it (press e) and it will be."
-            )
-        else:
-            self.say("\n  edited (committed as your edit)")
-        self.done["edited"] += 1
-        if edited.state != "unconfirmed":
-            self.say(f"  now {edited.state}")
-            return None
+        if outcome in ("edited", "held"):
+            self.done["edited"] += 1
+            if edited.state != "unconfirmed":
+                self.say(f"  now {edited.state}")
+                return None
+        if outcome not in ("edited", "held"):
+            self.say("decide: ")
         return edited
-
-    def _restore(self, memory: Memory, before: str) -> None:
-        with suppress(OSError), self.kit.files.lock():
-            if self.kit.files.read(memory.name) != before:
-                self.kit.files.write(memory.name, before)
 
     # -- files that change under the review ---------------------------------------------------------
     def _current(self, queued: Memory) -> Memory | None:
@@ -226,6 +240,93 @@ class Review:
         left = sum(1 for h in self.kit.index.all() if h.memory.state == "unconfirmed")
         said = ", ".join(decided) if decided else "nothing decided"
         return f"\nDone: {said}; {left} still unconfirmed."
+
+
+# -- the editor, for review and `personakit edit` ---------------------------------------------------
+def edit_in_editor(
+    kit: PersonaKit, memory: Memory, say: Callable[[str], None], again: str = "edit it again"
+) -> tuple[str, Memory | None]:
+    """Open memory's file in $VISUAL or $EDITOR, then take the saved file in as the owner's edit (one
+    commit, `edit m_x: text (by hand)`), saying what happened. The id stays: a saved file whose id line
+    was changed or removed gets it back. Returns what happened ("no-editor", "failed", "unchanged",
+    "unreadable", "edited", "held" (not committed: it holds something shaped like a secret), "deleted"
+    or "gone") and the memory as it is now (the same object when nothing changed; None when it is gone)."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    path = kit.files.path(memory.name)
+    if not editor:
+        say(
+            f"\n  No editor: neither $VISUAL nor $EDITOR is set. Set one (for example: export EDITOR=nano) "
+            f"or open {path} in any editor. Nothing changed."
+        )
+        return "no-editor", memory
+    try:
+        before = kit.files.read(memory.name)
+    except OSError:
+        kit.sync([memory.name])  # the deletion is committed as the owner's, so the trail has no hole
+        say(f"\nmemories/{memory.name} ({memory.id}) was deleted meanwhile")
+        return "gone", None
+    try:
+        code = subprocess.call([*shlex.split(editor), str(path)])
+    except OSError as error:
+        say(f"\n  Could not start the editor {editor!r}: {error.strerror or error}. Nothing changed.")
+        return "failed", memory
+    if code != 0:
+        _restore(kit, memory, before)
+        say(f"\n  The editor {editor!r} failed (exit status {code}). Nothing changed.")
+        return "failed", memory
+    _keep_id(kit, memory, before, say)
+    kit.sync([memory.name])
+    return _after_edit(kit, memory, before, say, again)
+
+
+def _keep_id(kit: PersonaKit, memory: Memory, before: str, say: Callable[[str], None]) -> None:
+    """Put the memory's id back into a saved file whose id line was changed or removed."""
+    with suppress(OSError, InvalidMemory, UnicodeError), kit.files.lock():
+        raw = kit.files.read(memory.name)
+        if raw != before and parse_memory(raw, memory.name).id != memory.id:
+            if re.search(r"^id\s*:", raw, re.M):
+                kept = set_key(raw, "id", memory.id)
+            else:  # removed: back where it was written, under the opening line
+                first, newline, rest = raw.partition("\n")
+                kept = f"{first}{newline}id: {memory.id}{newline}{rest}"
+            kit.files.write(memory.name, kept)
+            say(f"\n  The id stays {memory.id}: the id line is put back as it was.")
+
+
+def _after_edit(
+    kit: PersonaKit, memory: Memory, before: str, say: Callable[[str], None], again: str
+) -> tuple[str, Memory | None]:
+    try:
+        raw = kit.files.read(memory.name)
+    except OSError:
+        say(f"\n  memories/{memory.name} was deleted in the editor; committed as forgetting it.")
+        return "deleted", None
+    if raw == before:
+        say("unchanged")
+        return "unchanged", memory
+    try:
+        edited = parse_memory(raw, memory.name)
+    except InvalidMemory as error:
+        where = f"memories/{memory.name}" + (f":{error.line}" if error.line else "")
+        say(
+            f"\n  {where} cannot be read now ({error}); it is not committed until it can be: "
+            f"{again} to fix it, or leave it for later (personakit doctor lists it)."
+        )
+        return "unreadable", memory
+    if f"memories/{memory.name}" in kit.history.changed("memories"):
+        say(
+            "\n  Your edit is saved but not committed: it holds something shaped like a password or key. "
+            f"Remove it ({again}) and it will be."
+        )
+        return "held", edited
+    say("\n  edited (committed as your edit)")
+    return "edited", edited
+
+
+def _restore(kit: PersonaKit, memory: Memory, before: str) -> None:
+    with suppress(OSError), kit.files.lock():
+        if kit.files.read(memory.name) != before:
+            kit.files.write(memory.name, before)
 
 
 def read_key() -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import builtins
 import errno
 import fcntl
+import functools
+import hashlib
 import os
 import shutil
 import stat
@@ -20,7 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -59,8 +61,29 @@ def template_dir() -> Path:
 
 @dataclass(frozen=True)
 class FileStat:
+    """What says a file changed. Size and mtime alone miss an edit that keeps both (`cp -p`, `rsync -t`,
+    `touch -r`, coarse timestamps): the inode changes on a replace, and ctime on any write, chmod or
+    utime, and no tool can set it back."""
+
     mtime_ns: int
     size: int
+    ctime_ns: int = 0
+    inode: int = 0
+    digest: str = field(default="", compare=False)  # of the content, when known (see `unchanged`)
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileStat:
+        return cls(st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
+
+    @property
+    def fine(self) -> bool:
+        """Does ctime tell every change apart? Not where it is kept in whole milliseconds or coarser (FAT
+        keeps none, HFS+ and ext2 with small inodes keep seconds): there the content has the last word."""
+        return self.ctime_ns % 1_000_000 != 0
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 class VaultFiles:
@@ -73,17 +96,49 @@ class VaultFiles:
     def is_vault(self) -> bool:
         return (self.root / ".git").exists() and self.memories.is_dir()
 
-    def copy_template(self) -> None:
-        """Copy the vault template into root, which must hold nothing but hidden files."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        strangers = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+    def copy_template(self) -> list[str]:
+        """Copy the vault template into root, which must hold nothing but hidden files (an empty Obsidian
+        vault's `.obsidian/`, say). Returns the paths it wrote, relative to root, for the first commit."""
+        if self.root.exists() and not self.root.is_dir():
+            raise PersonaKitError(f"{self.root} is a file, not a folder; choose a folder for the vault")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            strangers = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+        except OSError as error:
+            raise PersonaKitError(
+                f"cannot make a vault at {self.root} ({error.strerror or error}); choose a folder you can "
+                "write to"
+            ) from None
         if strangers:
             shown = ", ".join(sorted(strangers)[:5])
             raise PersonaKitError(
                 f"{self.root} already holds files ({shown}) and is not a PersonaKit vault; "
                 "choose an empty folder or a new path. Nothing was changed."
             )
-        shutil.copytree(template_dir(), self.root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__*"))
+        template = template_dir()
+        written = []
+        try:
+            for source in sorted(template.rglob("*")):
+                relative = source.relative_to(template)
+                if source.is_dir() or relative.parts[0].startswith("__"):
+                    continue
+                target = self.root / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if relative.as_posix() == ".gitignore" and target.exists():  # the owner's own: add ours
+                    theirs = target.read_text()
+                    lines = set(theirs.splitlines())
+                    missing = [line for line in source.read_text().splitlines() if line and line not in lines]
+                    target.write_text(theirs + ("" if theirs.endswith("\n") or not theirs else "\n")
+                                      + "".join(f"{line}\n" for line in missing))  # fmt: skip
+                else:
+                    shutil.copyfile(source, target)
+                written.append(relative.as_posix())
+        except OSError as error:
+            raise PersonaKitError(
+                f"cannot make a vault at {self.root} ({error.strerror or error}); choose a folder you can "
+                "write to"
+            ) from None
+        return written
 
     def writable(self) -> bool:
         """Can this process change the vault? (False on a read-only mount or without permission.)"""
@@ -104,8 +159,9 @@ class VaultFiles:
             raise PersonaKitError(f"{name!r} is not a memory file name")
         return self.memories / name
 
-    def list(self) -> dict[str, FileStat]:
-        """Every regular .md file directly in memories/ (symlinks are never followed) with its stat."""
+    def list(self, private: bool = False) -> dict[str, FileStat]:
+        """Every regular .md file directly in memories/ (symlinks are never followed) with its stat; with
+        private, a file others may read is made the owner's only first (a hand-made one, an old vault's)."""
         found: dict[str, FileStat] = {}
         try:
             entries = os.scandir(self.memories)
@@ -116,17 +172,33 @@ class VaultFiles:
                 name = entry.name
                 if name.endswith(".md") and not name.startswith(".") and entry.is_file(follow_symlinks=False):
                     st = entry.stat(follow_symlinks=False)
-                    found[name] = FileStat(st.st_mtime_ns, st.st_size)
+                    if private and st.st_mode & 0o077:
+                        st = _made_private(entry.path, st)
+                    found[name] = FileStat.of(st)
         return found
 
-    def stat(self, name: str) -> FileStat | None:
+    def stat(self, name: str, private: bool = False) -> FileStat | None:
+        path = self.path(name)
         try:
-            st = os.lstat(self.path(name))
+            st = os.lstat(path)
         except FileNotFoundError:
             return None
         if not stat.S_ISREG(st.st_mode):  # a link (never followed), a folder, a device: not a memory
             return None
-        return FileStat(st.st_mtime_ns, st.st_size)
+        if private and st.st_mode & 0o077:
+            st = _made_private(str(path), st)
+        return FileStat.of(st)
+
+    def unchanged(self, name: str, then: FileStat | None, now: FileStat | None) -> bool:
+        """Is memories/name still what it was when `then` was taken (with its digest)? `now` is its stat."""
+        if then is None or now is None or then != now:
+            return False
+        if now.fine:
+            return True
+        try:  # coarse timestamps: a same-size edit within one tick keeps every stat field
+            return bool(then.digest) and digest(self.read(name)) == then.digest
+        except (OSError, UnicodeError):
+            return False
 
     def symlinks(self) -> builtins.list[str]:
         return sorted(p.name for p in self.memories.glob("*.md") if p.is_symlink())
@@ -134,10 +206,12 @@ class VaultFiles:
     def read(self, name: str) -> str:
         """The file's text. Raises OSError, or UnicodeDecodeError for a file that is not UTF-8."""
         path = self.path(name)
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO put there never blocks
         try:  # a memory is a few hundred bytes: read what the file holds, not a buffer of the most it may
-            size = os.fstat(fd).st_size
-            data = os.read(fd, min(size, MAX_FILE_BYTES) + 1)
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            data = os.read(fd, min(status.st_size, MAX_FILE_BYTES) + 1)
             while len(data) <= MAX_FILE_BYTES and (more := os.read(fd, MAX_FILE_BYTES + 1 - len(data))):
                 data += more  # the file grew since fstat
         finally:
@@ -164,13 +238,12 @@ class VaultFiles:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        _fsync_dir(self.memories)
-        st = os.lstat(target)
-        return FileStat(st.st_mtime_ns, st.st_size)
+        fsync_dir(self.memories)
+        return replace(FileStat.of(os.lstat(target)), digest=digest(text))
 
     def remove(self, name: str) -> None:
         self.path(name).unlink(missing_ok=True)
-        _fsync_dir(self.memories)
+        fsync_dir(self.memories)
 
     def free_name(self, stem: str, suffix: str) -> str:
         """stem.md when free, else stem-suffix.md: readable names, never a collision."""
@@ -193,20 +266,23 @@ class VaultFiles:
                 self._held.depth -= 1
             return
         path = self.ensure_state_dir() / "vault.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never through a link
         try:
             deadline = time.monotonic() + timeout
+            seen: dict[str, None] = {}  # who held it while this process waited, in order
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
+                    holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+                    if holder and len(seen) < 10:
+                        seen[holder] = None
                     if time.monotonic() > deadline:
-                        raise VaultBusy(
-                            f"another PersonaKit process has held the vault lock for over {timeout:.0f} s; "
-                            "try again in a moment"
-                        ) from None
+                        raise VaultBusy(_busy(timeout, list(seen))) from None
                     time.sleep(0.002)
+            os.ftruncate(fd, 0)  # say who holds it, for a process that waits behind this one
+            os.pwrite(fd, f"{os.getpid()} {_command()}".encode(), 0)
             self._held.depth = 1
             try:
                 yield
@@ -216,7 +292,44 @@ class VaultFiles:
             os.close(fd)  # closing the descriptor releases the lock
 
 
-def _fsync_dir(path: Path) -> None:
+def _made_private(path: str, st: os.stat_result) -> os.stat_result:
+    """Take group and others' permissions off a file; its new stat (a chmod changes ctime)."""
+    try:
+        os.chmod(path, stat.S_IMODE(st.st_mode) & 0o700)  # a regular file: lstat said so
+        return os.lstat(path)
+    except OSError:  # not ours to change (a read-only mount): doctor reports it
+        return st
+
+
+@functools.cache
+def _command() -> str:
+    """This process's command line, shortened, to name it to a process that waits for the vault lock."""
+    try:
+        args = Path("/proc/self/cmdline").read_bytes().split(b"\0")
+        text = " ".join(os.path.basename(a.decode(errors="replace")) if i == 0 else a.decode(errors="replace")
+                        for i, a in enumerate(args) if a)  # fmt: skip
+    except OSError:
+        text = ""
+    return (text or "personakit")[:120]
+
+
+def _busy(timeout: float, holders: builtins.list[str]) -> str:
+    """What kept the vault lock from this process, as a sentence."""
+    named = [f"pid {h.partition(' ')[0]} ({h.partition(' ')[2]})" for h in holders]
+    if len(named) <= 1:
+        who = named[0] if named else "another PersonaKit process"
+        return (
+            f"the vault was busy for {timeout:.0f} s: {who} held its lock the whole time; nothing was changed; "
+            "try again when it has finished"
+        )
+    return (
+        f"the vault was busy for {timeout:.0f} s: {len(named)} other PersonaKit processes changed it one after "
+        f"another ({', '.join(named[:3])}{' and more' if len(named) > 3 else ''}); nothing was changed; "
+        "try again in a moment"
+    )
+
+
+def fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)

@@ -1,65 +1,122 @@
 """Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
 
-Commits are made with plumbing (`add`, `write-tree`, `commit-tree`, `update-ref`) rather than `git commit`:
-it skips the work-tree scan and the owner's hooks, never opens an editor or a signing prompt, and the
-final `update-ref` is a compare-and-swap, so a commit either lands whole or not at all. Callers hold the
-vault lock, so PersonaKit processes never race each other here; an `index.lock` left by a killed process
-is removed only when no git process is running in this repository.
+A commit is built with plumbing (`hash-object`, `update-index`, `write-tree`, `commit-tree`, `update-ref`,
+a compare-and-swap on HEAD) in an index of PersonaKit's own, `.personakit/git-index`, kept level with
+HEAD; then git's own index gets the committed paths and nothing else (`store/ownerindex.py`). What the
+owner staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null`
+on every command); commits are signed when the owner's config asks (`store/signing.py`); another
+program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
+Callers hold the vault lock, so PersonaKit processes never race each other here.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import shutil
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
+# A missing git must become our sentence at first use, not an ImportError with a page of text at import.
+os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
+from personakit.store import gitlock, ownerindex
+from personakit.store.ownerindex import OwnerIndex, stamp, text_of
+from personakit.store.signing import Signing
+
+GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 
 log = logging.getLogger("personakit")
 
 FALLBACK_NAME = "PersonaKit"
 FALLBACK_EMAIL = "personakit@localhost"
+NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
+    f"git has no name and email for you on this machine, so your commits are signed "
+    f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
+    "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
+)
+BATCH = 200  # paths per update-index command
+NO_GIT = (
+    "git is not installed (or not on PATH); PersonaKit keeps the vault's history with it: install git "
+    "(https://git-scm.com/downloads) and try again"
+)
 
 
 class History:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, lock: Callable[[], AbstractContextManager[None]] | None = None) -> None:
+        if shutil.which(os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git") is None:
+            raise PersonaKitError(NO_GIT)
         self.root = root
+        self.state = root / ".personakit"
+        self.own_index = self.state / "git-index"
         self.git = Git(str(root))
+        self.git.set_persistent_git_options(c="core.hooksPath=/dev/null")  # the owner's hooks never run
         self._identity: dict[str, str] | None = None
+        self._dirs: tuple[Path, Path] | None = None
+        self._clean_index: tuple[int, int] | None = None
+        self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
+                                                        with_exceptions=False).strip() == "true")  # fmt: skip
+        self.owner_index = OwnerIndex(self.state, self._run_owner, lock)
 
     # -- setting up ---------------------------------------------------------------------------------
-    def init(self) -> str | None:
-        """Make root a repository with a first commit. Returns a sentence when the owner has no git identity.
+    def init(self, paths: list[str]) -> str | None:
+        """Make root a repository and commit paths (the template). A sentence when there is no git identity.
 
         The fallback identity is given to each commit, never written into the vault's config, so an
         identity the owner sets later (globally or in the vault) takes over at once."""
         said = None
         if not (self.root / ".git").exists():
             self.git.init("-q", "-b", "main")
-            # Each proposal rewrites git's index; split it so a commit in a big vault writes only the
-            # entries that changed (measured at 10k memories: git add 14 -> 11 ms, write-tree 20 -> 16 ms).
-            self.git.config("core.splitIndex", "true")
-            self.git.config("index.version", "4")
+        self.keep_private()
         if not self._configured():
-            said = (
-                f"This machine has no git identity, so the vault's commits are made as "
-                f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'. To use yours: "
-                f"git -C {self.root} config user.name 'Your Name' && "
-                f"git -C {self.root} config user.email you@example.com"
-            )
-        self.git.add("-A", "--", ".")
-        self.commit_staged("Create the PersonaKit vault")  # also in a repository that had commits
+            said = NO_IDENTITY
+        self.commit(paths, "Create the PersonaKit vault")  # also in a repository that had commits
         return said
 
-    def _configured(self) -> bool:
+    def keep_private(self) -> None:
+        """Have git make the repository's files the owner's only, whoever runs git in it and whatever
+        their umask (`core.sharedRepository=0600`: files 0600 or 0400, folders 0700)."""
+        if (
+            self.git.config("--local", "--get", "core.sharedRepository", with_exceptions=False).strip()
+            == "0600"
+        ):
+            return
         try:
-            return bool(self.git.config("user.name").strip() and self.git.config("user.email").strip())
-        except GitCommandError:
-            return False
+            self.git.config("--local", "core.sharedRepository", "0600")
+        except GitCommandError as error:  # a read-only .git/config: doctor reports the folder's modes
+            log.warning("could not set core.sharedRepository in the vault: %s", error)
+
+    def dirs(self) -> tuple[Path, Path]:
+        """The git folder and the common one (they differ in a worktree; `.git` may be a file)."""
+        if self._dirs is None:
+            try:
+                out = self.git.rev_parse("--path-format=absolute", "--git-dir", "--git-common-dir")
+            except GitCommandError as error:
+                dot_git = self.root / ".git"
+                what = "a file pointing to a repository" if dot_git.is_file() else "a repository"
+                raise PersonaKitError(
+                    f"{dot_git} should be {what}, but git cannot open it ({_said(error)}); repair it or "
+                    "point PersonaKit at another folder"
+                ) from None
+            git_dir, common = out.split("\n")[:2]
+            self._dirs = Path(git_dir), Path(common)
+        return self._dirs
+
+    def prepare(self) -> None:
+        """At start, under the vault lock: make git's index one every git reads, and catch up on it."""
+        self.state.mkdir(exist_ok=True)
+        gitlock.clear_if_stale(self.dirs()[0] / "index.lock", self.root, self.dirs()[1], self.state)
+        asked = self.git.config("--show-scope", "--get-regexp", ownerindex.FORMAT_KEYS, with_exceptions=False)
+        split = bool(self._run("rev-parse", "--shared-index-path").strip())
+        self.owner_index.prepare(asked, self.dirs()[0] / "index", split)
+
+    def _configured(self) -> bool:
+        return self.identity() is not None
 
     def owner_identity(self) -> dict[str, str]:
         """Environment for commits by the owner: their git config, else PersonaKit's fallback."""
@@ -86,90 +143,120 @@ class History:
             return None, None
 
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
-        """Commit the current content of paths (relative to the vault); None when nothing changed."""
-        try:
-            # update-index, not add: it stages exactly these paths (added, changed or deleted) without
-            # add's pathspec machinery (measured at 10k memories: 7.5 ms against 12.9 ms).
-            self._run("update-index", "--add", "--remove", "--", *paths)
-            return self.commit_staged(message, author)
-        except GitCommandError as error:
-            if "index.lock" in str(error):
-                raise PersonaKitError(
-                    "another git command is working in the vault (.git/index.lock exists); nothing was "
-                    "stored; try again when it has finished"
-                ) from None
-            said = [line for line in (error.stderr or "").strip().splitlines() if line.strip()]
-            raise PersonaKitError(
-                f"git could not record the change ({said[-1] if said else error})"
-            ) from None
-
-    def commit_staged(self, message: str, author: tuple[str, str] | None = None) -> str | None:
+        """Commit the current content of paths (relative to the vault) and nothing else; None when
+        nothing changed. Git's index then holds those paths as committed; the rest of it is untouched."""
+        seen = stamp(self.dirs()[0] / "index")  # git's index as this process last found it free of conflicts
+        trouble = self.trouble(quick=seen == self._clean_index)
+        if trouble:
+            raise PersonaKitError(trouble)
         env = dict(self.owner_identity())
         if author:
             env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
-        for _ in range(5):
-            head, head_tree = self._head_and_tree()
-            try:
-                tree = self._run("write-tree").strip()
-            except GitCommandError as error:
-                if "unmerged" in str(error):
-                    raise PersonaKitError(
-                        "the vault's git repository is in the middle of a merge; finish it or run "
-                        "'git merge --abort' in the vault, then try again"
-                    ) from None
-                raise
-            if tree == head_tree:
-                return None
-            parents = ["-p", head] if head else []
-            commit = self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
-            try:
-                self._run(
-                    "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or ""
-                )
-                return commit
-            except GitCommandError:
-                time.sleep(0.01)  # HEAD moved under us (someone ran git by hand): build on the new HEAD
-        raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
-
-    def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
-        """Run a git command; wait out another git's index.lock for up to 2 s, and clear a dead one's."""
-        deadline = time.monotonic() + 2.0
-        while True:
-            try:
-                return str(getattr(self.git, command.replace("-", "_"))(*args, env=env))
-            except GitCommandError as error:
-                if "index.lock" not in str(error) or time.monotonic() > deadline:
-                    raise
-                if not self._git_running_here():
-                    (self.root / ".git" / "index.lock").unlink(missing_ok=True)
-                    log.info("removed a stale .git/index.lock left by a git process that is gone")
-                time.sleep(0.05)
-
-    def _git_running_here(self) -> bool:
-        """Is any git process working in this repository (so its index.lock is live)?"""
-        me = str(self.root)
-        if not os.path.isdir("/proc"):  # no process table to read (macOS): trust only a lock's age
-            try:
-                return time.time() - (self.root / ".git" / "index.lock").stat().st_mtime < 600
-            except FileNotFoundError:
-                return False
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                if Path(f"/proc/{pid}/comm").read_text().strip() != "git":
+        try:
+            entries = self._entries(paths)
+            known = text_of(self.own_index.with_suffix(".head")).split()  # the commit and tree it matches
+            for attempt in range(6):
+                trusted = attempt == 0 and len(known) == 2  # update-ref's compare-and-swap checks it
+                head, head_tree = (known[0], known[1]) if trusted else self._head_and_tree()
+                tree = self._own_tree(entries, head)
+                if tree == head_tree:
+                    if attempt == 0 and self._head_and_tree()[0] != head:
+                        continue  # HEAD moved since: compare with it instead
+                    self._level_with(head, tree)
+                    commit = None
+                    break
+                commit = self._commit_tree(tree, head, message, env)
+                try:
+                    self._run(
+                        "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or ""
+                    )
+                except GitCommandError:
+                    if self.head() == head:
+                        raise  # not a race: git could not move HEAD at all (a held ref lock, say)
+                    time.sleep(0.01)  # HEAD moved under us (someone committed by hand): build on the new HEAD
                     continue
-                cwd = os.readlink(f"/proc/{pid}/cwd")
-            except OSError:
-                continue
-            if cwd == me or cwd.startswith(me + "/"):
-                return True
-        return False
+                self._level_with(commit, tree)
+                break
+            else:
+                raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
+        except GitCommandError as error:
+            raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
+        self.owner_index.update(entries, paths)
+        self._clean_index = stamp(self.dirs()[0] / "index")  # no conflict before, none added since
+        return commit
+
+    def _entries(self, paths: list[str]) -> list[list[str]]:
+        """update-index arguments that give paths their current content (blobs written now) or remove them,
+        in batches that keep each command line short (an import commits thousands of files)."""
+        batches = []
+        for at in range(0, len(paths), BATCH):
+            chunk = paths[at : at + BATCH]
+            present = [
+                p for p in chunk if os.path.isfile(self.root / p) and not os.path.islink(self.root / p)
+            ]
+            shas = self._run("hash-object", "-w", "--", *present).split() if present else []
+            args = []
+            for path, sha in zip(present, shas, strict=True):
+                mode = "100755" if os.stat(self.root / path).st_mode & 0o100 else "100644"
+                args += ["--cacheinfo", f"{mode},{sha},{path}"]
+            gone = [p for p in chunk if p not in present]
+            batches.append(args + (["--force-remove", "--", *gone] if gone else []))
+        return batches
+
+    def _own_tree(self, entries: list[list[str]], head: str | None) -> str:
+        """The tree of HEAD with entries applied, built in PersonaKit's own index."""
+        env = {"GIT_INDEX_FILE": str(self.own_index), **_CONFIG_ENV}
+        level = text_of(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
+        self._level_with(None)  # until the commit lands, the own index is ahead of every commit
+        if not level or not self.own_index.exists():
+            self.state.mkdir(exist_ok=True)
+            # Only PersonaKit uses this index, under the vault lock: a lock on it is a killed process's.
+            self.own_index.with_suffix(".lock").unlink(missing_ok=True)
+            self._run("read-tree", head or "--empty", env=env)
+        for batch in entries:
+            self._run("update-index", "--add", *batch, env=env)
+        return self._run("write-tree", env=env).strip()
+
+    def _level_with(self, commit: str | None, tree: str | None = None) -> None:
+        """Record the commit (and its tree) the own index matches; None: read it from HEAD next time."""
+        marker = self.own_index.with_suffix(".head")
+        if commit is None:
+            marker.unlink(missing_ok=True)
+        else:
+            marker.write_text(f"{commit} {tree}")
+
+    def _commit_tree(self, tree: str, head: str | None, message: str, env: dict[str, str]) -> str:
+        parents = ["-p", head] if head else []
+        if self._signing.wanted(*self.dirs()):
+            try:
+                return self._run("commit-tree", tree, *parents, "-S", "-m", message, env=env).strip()
+            except GitCommandError as error:
+                self._signing.failed(_said(error), self.root)
+        return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
+
+    def unstage(self, paths: list[str]) -> None:
+        self._level_with(None)  # after a failed commit: nothing reached git's index; read HEAD again
+
+    # -- running git --------------------------------------------------------------------------------
+    def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
+        return str(getattr(self.git, command.replace("-", "_"))(*args, env=env))
+
+    def _run_owner(self, command: str, *args: str, wait: float = 2.0) -> str:
+        """Run a git command that takes `.git/index.lock`, as `store/gitlock.py` says; PersonaKitError when
+        it fails (naming the lock's holder when the lock stayed held)."""
+        try:
+            return gitlock.run_taking(
+                lambda: self._run(command, *args), self.dirs()[0] / "index.lock", self.root, self.dirs()[1],
+                self.state, wait,
+            )  # fmt: skip
+        except GitCommandError as error:
+            raise PersonaKitError(f"git could not update its index ({_said(error)})") from None
 
     # -- reading ------------------------------------------------------------------------------------
     def changed(self, *paths: str) -> set[str]:
         """Which of paths (files or folders) differ from HEAD: modified, added, deleted or untracked."""
-        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+        with gitlock.intent(self.state):  # status may take index.lock to refresh git's index
+            out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
         changed: set[str] = set()
         entries = out.split("\0")
         i = 0
@@ -182,16 +269,6 @@ class History:
                     changed.add(entries[i])
             i += 1
         return changed
-
-    def unstage(self, paths: list[str]) -> None:
-        """Put paths in git's index back as HEAD has them (after a commit that failed)."""
-        try:
-            if self.head():
-                self._run("reset", "-q", "--", *paths)
-            else:
-                self._run("rm", "-q", "--cached", "--ignore-unmatch", "--", *paths)
-        except GitCommandError as error:
-            log.warning("could not unstage %s: %s", ", ".join(paths), error)
 
     def show(self, spec: str) -> str:
         return self._run("show", spec)
@@ -212,11 +289,12 @@ class History:
                 found.append(Commit(*parts))
         return found
 
-    def trouble(self) -> str | None:
-        """A sentence when the repository is in the middle of a merge, rebase, cherry-pick or revert."""
-        git_dir = Path(self._run("rev-parse", "--absolute-git-dir").strip())
+    def trouble(self, quick: bool = False) -> str | None:
+        """A sentence when the repository is in the middle of a merge, rebase, cherry-pick or revert
+        (quick: only what git's folder shows, without reading its index)."""
+        git_dir = self.dirs()[0]
         doing = next((found for found in _IN_PROGRESS if (git_dir / found[0]).exists()), None)
-        if doing is None and self._run("ls-files", "--unmerged").strip():
+        if doing is None and not quick and self._run("ls-files", "--unmerged").strip():
             doing = _IN_PROGRESS[0]
         if doing is None:
             return None
@@ -235,10 +313,23 @@ class History:
             return True
 
     def identity(self) -> tuple[str, str] | None:
-        """The name and email the owner's commits are signed with, when git config has them."""
-        if not self._configured():
-            return None
-        return self.git.config("user.name").strip(), self.git.config("user.email").strip()
+        """The name and email the owner's commits are signed with, when the environment (GIT_AUTHOR_* and
+        GIT_COMMITTER_*, as git reads them) or git config has them."""
+        found = []
+        for key, config in (("NAME", "user.name"), ("EMAIL", "user.email")):
+            author, committer = (
+                os.environ.get(f"GIT_{who}_{key}", "").strip() for who in ("AUTHOR", "COMMITTER")
+            )
+            if not (author and committer):
+                try:
+                    configured = self.git.config(config).strip()
+                except GitCommandError:
+                    configured = ""
+                author, committer = author or configured, committer or configured
+            if not (author and committer):
+                return None
+            found.append(author)
+        return found[0], found[1]
 
     def ignored(self, path: str) -> bool:
         """Does .gitignore keep path (relative to the vault) out of git?"""
@@ -247,6 +338,33 @@ class History:
             return True
         except GitCommandError:
             return False
+
+    # -- the owner's command line (issue 14) ----------------------------------------------------------
+    def tracked(self, paths: list[str]) -> set[str]:
+        """Which of paths HEAD has."""
+        if not paths or not self.head():
+            return set()
+        listed = self._run("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
+        return set(filter(None, listed.split("\0")))
+
+    def touched_by(self, sha: str) -> list[str]:
+        """The paths commit sha changed (renames as a deletion and an addition)."""
+        listed = self._run("diff-tree", "-r", "-z", "--no-renames", "--name-only", f"{sha}^", sha)
+        return list(filter(None, listed.split("\0")))
+
+    def blob(self, spec: str) -> str | None:
+        """The text git has at spec (`REV:PATH`), or None when it has none."""
+        try:
+            return str(self.git.cat_file("blob", spec, strip_newline_in_stdout=False))
+        except GitCommandError:
+            return None
+
+    def merge_file(self, ours: str, base: str, theirs: str) -> str | None:
+        """`git merge-file -p` of three files: their three-way merge, or None when it clashes."""
+        try:
+            return str(self.git.merge_file("-p", "-q", ours, base, theirs, strip_newline_in_stdout=False))
+        except GitCommandError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -258,6 +376,16 @@ class Commit:
     subject: str
 
 
+def _said(error: GitCommandError) -> str:
+    """What git said went wrong (its first `fatal:` or `error:` line), for a sentence."""
+    said = [line.strip() for line in (error.stderr or "").splitlines() if line.strip()]
+    said = [line.removeprefix("stderr: ").strip("'").strip() for line in said]
+    worst = [line for line in said if line.startswith(("fatal:", "error:"))]
+    return (worst or said or [str(error)])[0]
+
+
+# PersonaKit's own index is read only by git's command line, so it may use index version 4 (smaller).
+_CONFIG_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "index.version", "GIT_CONFIG_VALUE_0": "4"}
 _LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"
 _IN_PROGRESS = (  # (marker in .git, what is going on, the git command that abandons it)
     ("MERGE_HEAD", "a merge", "merge"),

@@ -16,6 +16,7 @@ The index lives in `.personakit/index` and can always be deleted: it is rebuilt 
 
 from __future__ import annotations
 
+import heapq
 import logging
 import shutil
 from collections.abc import Iterable, Iterator
@@ -26,12 +27,15 @@ from typing import Any
 from whoosh import fields, index, query
 from whoosh.codec.whoosh3 import W3Codec  # type: ignore[attr-defined]
 from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
+from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from personakit.core.memory import Memory
+from personakit.core.overlap import members
 from personakit.core.reading import tie_break
 from personakit.core.words import words
 from personakit.store.files import FileStat
+from personakit.store.kept import Kept
 from personakit.store.postings import frequent
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
 
@@ -39,7 +43,7 @@ log = logging.getLogger("personakit")
 
 SCHEMA = fields.Schema(
     name=fields.ID(stored=True, unique=True),
-    id=fields.ID(stored=True),
+    id=fields.ID(stored=True, sortable=True),  # a column: `withheld` counts restricted memories by id
     state=fields.ID(stored=True),
     category=fields.ID(stored=True),
     created=fields.ID(stored=True),
@@ -51,11 +55,15 @@ SCHEMA = fields.Schema(
     evidence=fields.STORED,
     proposed_by=fields.STORED,
     problems=fields.STORED,
+    replaces=fields.ID(stored=True),  # the memory a correction replaces: `by_replaces` finds its corrections
+    replaced_by=fields.STORED,
+    similar=fields.STORED,
     mtime_ns=fields.STORED,
     size=fields.STORED,
+    change=fields.STORED,  # [ctime_ns, inode, digest]: what else says the file changed (store.files.FileStat)
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
-    words_rules_5=fields.STORED,
+    words_rules_6=fields.STORED,
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
@@ -83,19 +91,25 @@ def _memory(doc: dict[str, Any]) -> Memory:
     return Memory(
         id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
         evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
-        name=doc["name"], problems=tuple(doc.get("problems") or ()),
+        name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
+        replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
     )  # fmt: skip
 
 
+def _stat(doc: dict[str, Any]) -> FileStat:
+    return FileStat(doc["mtime_ns"], doc["size"], *doc["change"])
+
+
 class Hit:
-    __slots__ = ("fine", "memory", "score", "shared", "stat")
+    __slots__ = ("files", "fine", "memory", "score", "shared", "stat")
 
     def __init__(self, doc: dict[str, Any], score: float = 0.0) -> None:
         self.memory = _memory(doc)
-        self.stat = FileStat(doc["mtime_ns"], doc["size"])
+        self.stat = _stat(doc)
         self.score = score
         self.shared = int(score + 1e-9)
         self.fine = max(0.0, score - self.shared)
+        self.files: int | None = None  # documents with its id, when the search counted them (see copies)
 
 
 class MemoryIndex:
@@ -105,7 +119,8 @@ class MemoryIndex:
         self._ix: Any = None
         self._searcher: Searcher | None = None
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
-        self._ranker = Ranker()
+        self._kept = Kept()  # what the searcher's reads worked out, for the next ones
+        self._ranker = Ranker(self._kept)
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -181,7 +196,8 @@ class MemoryIndex:
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
                         proposed_by=memory.proposed_by, problems=list(memory.problems),
-                        mtime_ns=stat.mtime_ns, size=stat.size, **terms,
+                        replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
+                        mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest], **terms,
                     )  # fmt: skip
             except BaseException:
                 writer.cancel()
@@ -212,21 +228,98 @@ class MemoryIndex:
             docs = (
                 s.all_stored_fields() if names is None else filter(None, (s.document(name=n) for n in names))
             )
-            return {d["name"]: FileStat(d["mtime_ns"], d["size"]) for d in docs}
+            return {d["name"]: _stat(d) for d in docs}
 
     def by_id(self, memory_id: str) -> list[Hit]:
+        """Every file indexed with this id: one, or several copies of one memory."""
         with self._lock:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
+
+    def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
+        """At most `limit` memories, in any state, whose text has a term of every group but `missing` (those
+        having most first, ties in no particular order): candidates for the owner's near-duplicate marks,
+        which need no contract order. Give the rarest groups first: the first `walked` groups' postings
+        are read whole, and the others only looked up for the memories still in the running. No scorer is
+        made (it would read a column's offset table again on each new searcher), and stored fields are read
+        only for the memories that qualify."""
+        with self._lock:
+            s = self._fresh_searcher()
+            reader = s.reader()
+            counts: dict[int, int] = {}
+            for number, group in enumerate(groups):
+                if number < walked:
+                    having = self._having(reader, group, None)
+                else:
+                    having = self._having(reader, group, sorted(counts))
+                for doc in having:
+                    counts[doc] = counts.get(doc, 0) + 1
+                if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
+                    counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
+            best = heapq.nlargest(limit, counts.items(), key=lambda item: item[1])
+            return [Hit(s.stored_fields(doc)) for doc, _ in best]
+
+    @staticmethod
+    def _having(reader: Any, terms: list[str], among: list[int] | None) -> set[int]:
+        """The documents having one of terms in their text (any words field; a word only a quote has does
+        not count); with among (ascending), only among those."""
+        found: set[int] = set()
+        for field in ALL_WORDS_FIELDS:
+            for term in terms:
+                try:
+                    postings = reader.postings(field, term)
+                except TermNotFound:
+                    continue
+                if among is None:
+                    while postings.is_active():
+                        if postings.weight() >= TEXT_WEIGHT:
+                            found.add(postings.id())
+                        postings.next()
+                    continue
+                for doc in among:
+                    if not postings.is_active():
+                        break
+                    if postings.id() < doc:
+                        postings.skip_to(doc)
+                    if postings.is_active() and postings.id() == doc and postings.weight() >= TEXT_WEIGHT:
+                        found.add(doc)
+        return found
+
+    def having(self, term: str) -> int:
+        """How many memories a read may return have term (deleted ones too, as Whoosh counts)."""
+        with self._lock:
+            return int(self._fresh_searcher().reader().doc_frequency("words", term))
+
+    def by_replaces(self, memory_id: str) -> list[Hit]:
+        """The memories proposed as corrections of memory_id (their `replaces`), in any state."""
+        with self._lock:
+            return [Hit(d) for d in self._fresh_searcher().documents(replaces=memory_id)]
+
+    def copies(self, memory_ids: Iterable[str]) -> dict[str, list[Hit]]:
+        """For each id that more than one file has, those files' hits."""
+        with self._lock:
+            s = self._fresh_searcher()
+            found = {}
+            for memory_id in memory_ids:
+                if self._kept.files(s, memory_id) > 1:
+                    hits = [Hit(d) for d in s.documents(id=memory_id)]
+                    if len(hits) > 1:
+                        found[memory_id] = hits
+            return found
+
+    def _counted(self, s: Searcher, hit: Hit) -> Hit:
+        hit.files = self._kept.files(s, hit.memory.id)
+        return hit
 
     def by_id_prefix(self, prefix: str, most: int = 50) -> list[Hit]:
         with self._lock:
             results = self._fresh_searcher().search(query.Prefix("id", prefix), limit=most)
             return [Hit(hit.fields()) for hit in results]
 
-    def count(self) -> int:
-        """How many memories are indexed."""
+    def count(self, state: str | None = None) -> int:
+        """How many memories are indexed (in state, when given)."""
         with self._lock:
-            return int(self._fresh_searcher().doc_count())
+            s = self._fresh_searcher()
+            return int(s.doc_count()) if state is None else len(s.search(query.Term("state", state), limit=1))
 
     def all(self) -> Iterator[Hit]:
         with self._lock:
@@ -246,13 +339,23 @@ class MemoryIndex:
         with self._lock:
             s = self._fresh_searcher()
             chosen = self._ranker.choose(s, self._ranker.words(s, terms, fields), limit)
-            hits = [Hit(s.stored_fields(doc), score) for doc, score in chosen]
+            hits = [self._counted(s, Hit(s.stored_fields(doc), score)) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
 
     def count_restricted(self, terms: list[str]) -> int:
         """How many restricted memories share at least one of terms."""
+        return len(self.restricted_ids(terms))
+
+    def restricted_ids(self, terms: list[str]) -> set[str]:
+        """The ids of the restricted memories sharing at least one of terms: two copies of one memory
+        (two files with one id) are one memory."""
         with self._lock:
-            return self._ranker.count_restricted(self._fresh_searcher(), terms)
+            s = self._fresh_searcher()
+            found = self._ranker.restricted(s, terms)
+            if not found:
+                return set()  # and no column to open: an empty index has none
+            memory_id = self._kept.column(s, "id")
+            return {memory_id(doc) for doc in members(found)}
 
     def warm(self, share: float = WARM_SHARE) -> int:
         """Read ahead the postings of the words more than `share` of the memories have, in every field a
@@ -280,5 +383,5 @@ class MemoryIndex:
                 else:  # Whoosh sorts every memory of the state by the column: after each change, at 100k
                     results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
                     hits = [Hit(hit.fields()) for hit in results]
-                self._newest = (s, (state, limit), hits)
+                self._newest = (s, (state, limit), [self._counted(s, hit) for hit in hits])
             return list(self._newest[2])

@@ -28,7 +28,7 @@ class Ledger:
         try:
             if self.path.exists() and self.path.stat().st_size > LEDGER_MOST_BYTES:
                 os.replace(self.path, self.older)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
             with open(fd, "a", encoding="utf-8") as handle:
                 handle.write(line + "\n")
         except OSError as error:

@@ -25,6 +25,7 @@ from personakit.core.overlap import bits
 KEPT_BYTES = 24_000_000  # bit sets kept per segment, for the words questions share
 SEARCHER_BYTES = 24_000_000  # bit sets kept for the current searcher
 SEGMENT_FROM = 1000  # documents from which a segment's postings are kept; smaller ones are read each time
+ABSENT_KEPT = 5_000  # words no memory has, kept per searcher (about 200 bytes each)
 ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
 
 Sets = tuple[int, int]  # (documents having the word, documents having it in their text)
@@ -80,14 +81,22 @@ class Postings:
         self._searcher: object = None
         self._leaves: list[tuple[Any, int, str | None]] = []  # (segment reader, first doc, id if kept)
         self._dead = 0  # deleted documents of the current searcher
+        self._absent: set[tuple[str, str]] = set()  # words no document of the current searcher has
 
     def word(self, searcher: Any, field: str, word: str) -> tuple[int, int, int]:
         """(how many documents have the word, deleted ones too, as Whoosh counts; the live ones having it;
         the live ones having it in their text)."""
         self._follow(searcher)
+        if (field, word) in self._absent:
+            return 0, 0, 0
         found = self._current.get((field, word))
         if found is None:
             having = searcher.reader().doc_frequency(field, word)
+            if not having:  # most of what random questions bring: kept apart, in a smaller bound
+                if len(self._absent) >= ABSENT_KEPT:
+                    self._absent.clear()
+                self._absent.add((field, word))
+                return 0, 0, 0
             docs = text = 0
             if having:
                 for reader, first, segment in self._leaves:
@@ -120,6 +129,7 @@ class Postings:
         self._segments.drop(lambda key: key[0] in present)
         self._orders = {segment: order for segment, order in self._orders.items() if segment in present}
         self._current.clear()
+        self._absent.clear()
         self._searcher = searcher
 
     def dead(self, searcher: Any) -> int:
@@ -133,6 +143,8 @@ class Postings:
         self._follow(searcher)
         found = []
         for reader, first, segment in self._leaves:
+            if not reader.doc_count_all():
+                continue  # an empty index's reader has no columns
             order = self._orders.get(segment) if segment is not None else None
             if order is None:
                 values = list(reader.column_reader(self.column))

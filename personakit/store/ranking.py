@@ -23,6 +23,7 @@ from typing import Any
 
 from personakit.core.overlap import Group, Word, candidates, groups, members, scores
 from personakit.core.reading import tie_break
+from personakit.store.kept import Kept
 from personakit.store.postings import Postings
 
 MAX_QUERY_WORDS = 64
@@ -49,16 +50,16 @@ class Ranker:
     """Ranks reads on one index; keeps what it read (postings, tie-break values) for later reads. Not
     thread-safe: the index's lock guards it, as it guards the searcher."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: Kept) -> None:
         self.postings = Postings(TEXT_WEIGHT, "tie_break")
-        self._column: tuple[Searcher | None, Any, dict[int, str]] = (None, None, {})
+        self._kept = kept
 
-    def count_restricted(self, s: Searcher, terms: list[str]) -> int:
-        """How many restricted memories share at least one of terms."""
+    def restricted(self, s: Searcher, terms: list[str]) -> int:
+        """The restricted documents sharing at least one of terms, as a bit set."""
         found = 0
         for term in terms[:MAX_QUERY_WORDS]:
             found |= self.postings.word(s, "restricted_words", term)[1]
-        return found.bit_count()
+        return found
 
     def words(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> list[Word]:
         """Each term in each field, with its documents and what it adds to their scores: 1 plus SHARE x its
@@ -165,20 +166,7 @@ class Ranker:
         return [doc for _, doc in sorted(found)[:limit]]
 
     def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
-        """A document's tie_break, from the column of s kept as long as s (opening a column reader reads
-        its whole offset table, which costs more than a search); each value read once: the same common
-        words tie the same memories read after read."""
-        if self._column[0] is not s:
-            self._column = (s, s.reader().column_reader("tie_break"), {})
-        _, column, known = self._column
-
-        def tie_break(doc: int) -> str:
-            value = known.get(doc)
-            if value is None:
-                value = known[doc] = column[doc]
-            return value
-
-        return tie_break
+        return self._kept.column(s, "tie_break")  # type: ignore[no-any-return]
 
 
 def _first_of(doc: int, firsts: list[tuple[int, bytes]]) -> int:

@@ -1,0 +1,104 @@
+"""Commands about how memories relate: near-duplicates (`similar`), likely contradictions (`clashes`),
+and correcting a memory by hand (`edit`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from personakit.cli.app import command, open_vault
+from personakit.core.memory import Memory
+from personakit.errors import PersonaKitError
+
+
+def _json_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _line(memory: Memory) -> str:
+    return f"{memory.id}  {memory.state:<11} {memory.text}"
+
+
+@command("similar", "personakit similar --json", _json_argument)
+def cmd_similar(args: argparse.Namespace) -> int:
+    """List groups of near-duplicates: memories (not rejected) that say the same in other words, such as
+    "Prefers blunt feedback" and "Likes blunt, direct feedback", each group oldest first.
+
+    Changes nothing. In review, m merges a newer near-duplicate into the older one. With --json: a list of
+    groups, each a list of {"id", "state", "text"}."""
+    from personakit.owner.corrections import vault_similar
+
+    groups = vault_similar(open_vault(args))
+    if args.json:
+        shown = [[{"id": m.id, "state": m.state, "text": m.text} for m in group] for group in groups]
+        print(json.dumps(shown, indent=2, ensure_ascii=False))
+        return 0
+    for group in groups:
+        print("\n".join(_line(m) for m in group) + "\n")
+    count = len(groups)
+    print(
+        f"{count} group{'s' if count != 1 else ''} of near-duplicates; 'personakit review' offers to merge "
+        "a newer one into the older (key m)"
+        if count
+        else "No near-duplicates."
+    )
+    return 0
+
+
+@command("clashes", "personakit clashes --json", _json_argument)
+def cmd_clashes(args: argparse.Namespace) -> int:
+    """List pairs of visible memories (approved or unconfirmed) that likely disagree, each with a reason:
+    the same fact with another value ("Lives in Lisbon" / "Lives in Porto"), a negation ("Drinks coffee" /
+    "Doesn't drink coffee"), or opposite preferences ("short answers" / "long answers").
+
+    Changes nothing: decide with review, reject or edit. With --json: a list of {"a", "b", "reason"}, a
+    the older memory's id."""
+    from personakit.owner.corrections import vault_clashes
+
+    found = vault_clashes(open_vault(args))
+    if args.json:
+        print(json.dumps([{"a": a.id, "b": b.id, "reason": why} for a, b, why in found], indent=2))
+        return 0
+    for a, b, why in found:
+        print(f"{_line(a)}\n{_line(b)}\n  {why}\n")
+    count = len(found)
+    print(
+        f"{count} likely clash{'es' if count != 1 else ''}; keep the true one: personakit reject ID, or "
+        "personakit edit ID"
+        if count
+        else "No likely clashes."
+    )
+    return 0
+
+
+def _id_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", help="a memory id or unique prefix")
+
+
+@command("edit", "personakit edit 4f2c", _id_argument)
+def cmd_edit(args: argparse.Namespace) -> int:
+    """Open a memory's file in $VISUAL or $EDITOR; when you save and quit, the file is committed as your
+    edit ("edit ID: TEXT (by hand)").
+
+    The id stays the same (an id line you change or remove is put back), so the memory keeps its history;
+    'personakit show ID' shows a changed text as was / now. An editor that fails leaves the file as it was."""
+    from personakit.owner.decisions import resolve
+    from personakit.owner.review import edit_in_editor
+
+    kit = open_vault(args, writes=True)
+    memory = resolve(kit, args.id)
+    said: list[str] = []
+    outcome, edited = edit_in_editor(kit, memory, said.append, again="run personakit edit again")
+    sentences = [
+        s.strip() for s in said if s.strip() not in ("", "unchanged", "edited (committed as your edit)")
+    ]
+    if outcome in ("no-editor", "failed", "unreadable", "held"):
+        raise PersonaKitError(" ".join(sentences).removesuffix("."))
+    print("".join(f"{sentence}\n" for sentence in sentences), end="")
+    if outcome == "unchanged":
+        print(f"{memory.id} unchanged")
+    elif edited is not None and outcome == "edited":
+        print(f"{memory.id} edited (committed as your edit): {edited.text}")
+        if edited.text != memory.text:
+            print(f"  was: {memory.text}\n  now: {edited.text}")
+    return 0

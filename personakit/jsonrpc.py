@@ -1,0 +1,105 @@
+"""The spec's error answers for malformed JSON-RPC on stdio, which the MCP SDK drops in silence.
+
+The SDK's stdio transport (mcp/server/stdio.py) validates each line and, when that fails, passes the
+exception to the session, which only logs it at debug level (`JSONRPCDispatcher._dispatch`): a client
+that sends bad JSON, a wrong `jsonrpc` value or a batch waits for an answer that never comes. This stdin,
+given to the SDK's transport in place of the process's, looks at each line first. A line the SDK would
+accept passes through untouched; any other gets the error JSON-RPC 2.0 prescribes, written through the
+SDK's own writer so it can never interleave with another message:
+
+- not JSON: -32700 Parse error, id null;
+- a batch (a JSON array): MCP removed batching in its 2025-06-18 revision, so each element gets -32600
+  Invalid Request with its id (null when it has none), and an empty array one -32600 with id null;
+- anything else that is not a JSON-RPC 2.0 message (a `jsonrpc` other than "2.0", no method, an id that
+  is neither a string nor an integer, ...): -32600 Invalid Request, with the id when there is a valid one.
+
+Blank lines are not messages and are skipped. Fd 0 itself is pointed at /dev/null while serving, as the
+SDK does, so a child process (git) can never read the protocol.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import mcp_types as types
+from anyio.abc import ObjectSendStream
+from mcp.shared.message import SessionMessage
+
+BATCH = (
+    "Invalid Request: batches are not supported (MCP removed JSON-RPC batching in its 2025-06-18 "
+    "revision); send one message per line"
+)
+
+
+class AnsweredLines:
+    """The protocol's stdin, line by line; malformed lines are answered instead of passed on."""
+
+    def __init__(self) -> None:
+        wire = os.dup(0)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        text = io.TextIOWrapper(os.fdopen(wire, "rb"), encoding="utf-8", errors="replace")
+        self._file = anyio.wrap_file(text)
+        self._answer: ObjectSendStream[SessionMessage] | None = None
+        self._ready = anyio.Event()
+
+    def answer_with(self, stream: ObjectSendStream[SessionMessage]) -> None:
+        self._answer = stream
+        self._ready.set()
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        async for line in self._file:
+            if not line.strip():
+                continue
+            errors = malformed(line)
+            if errors is None:
+                yield line
+                continue
+            await self._ready.wait()
+            assert self._answer is not None
+            for error in errors:
+                await self._answer.send(SessionMessage(error))
+
+
+def malformed(line: str) -> list[types.JSONRPCError] | None:
+    """The error answers a line needs, or None when it is a JSON-RPC message the SDK takes."""
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except Exception:  # pydantic's ValidationError: decide below which error the spec asks for
+        pass
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return [_error(None, types.PARSE_ERROR, "Parse error: the line is not valid JSON")]
+    if isinstance(value, list):
+        if not value:
+            return [_error(None, types.INVALID_REQUEST, "Invalid Request: an empty batch")]
+        return [_error(_id(item), types.INVALID_REQUEST, BATCH) for item in value]
+    if isinstance(value, dict) and value.get("jsonrpc") != "2.0":
+        return [_error(_id(value), types.INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')]
+    return [
+        _error(
+            _id(value), types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request or notification"
+        )
+    ]
+
+
+def _id(message: Any) -> int | str | None:
+    found = message.get("id") if isinstance(message, dict) else None
+    if isinstance(found, str) or (isinstance(found, int) and not isinstance(found, bool)):
+        return found
+    return None
+
+
+def _error(request_id: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))

@@ -1,0 +1,236 @@
+"""Corrections, near-duplicates and clashes, as the owner decides them.
+
+**Approving a correction** (a memory whose file says `replaces: m_old`; `decide` sends every approval of
+one here, so `personakit approve NEW` and `review` both come this way) approves it and retires the old
+memory in the same commit: the new file's `state:` becomes approved, the old one's `state:` rejected
+with `replaced_by: <new id>` — one diff, both files, `replace m_old with m_new: text`. Rejecting a
+correction is a plain rejection: the old memory stays as it was.
+
+What may have changed since the correction was proposed, and what approving it does then (each said in
+a sentence; nothing is lost: git keeps every version):
+
+- the old memory is gone, or is no longer approved or unconfirmed (rejected, restricted, or replaced by
+  another correction: a chain, or two corrections of one memory): the new one is approved on its own
+  and the old one is left as it is;
+- the old memory was edited by hand since: it is retired as it is now, and the sentence says so;
+- the new one was approved already (by hand in its file): approving it again retires the old one.
+
+**Merging a near-duplicate** moves the newer memory's quotes (those the older one lacks) to the older one
+and removes the newer file, in one commit, `merge m_new into m_old: text`. A target that changed state
+since it was shown (or is gone, or rejected) is not merged into: nothing changes, and the sentence says so.
+
+Both write their files under the vault lock and put every file back as it was if the commit fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from personakit.core.memory import (
+    VISIBLE_STATES,
+    InvalidMemory,
+    Memory,
+    State,
+    add_evidence,
+    normalize,
+    parse_memory,
+    set_key,
+    set_state,
+)
+from personakit.core.relations import clashes, clashes_with, search_words, similar_groups
+from personakit.errors import PersonaKitError
+from personakit.linking import copies
+from personakit.service import PersonaKit
+from personakit.writing import write
+
+Say = Callable[[str], None]
+CLASH_CANDIDATES = 40  # memories sharing most words with one memory that review checks for clashes
+
+
+# -- approving a correction ---------------------------------------------------------------------------
+def approve_replacement(kit: PersonaKit, new: Memory, say: Say) -> tuple[Memory, bool]:
+    """Approve `new` (a correction, as its file says now) and retire what it replaces, if it still can be.
+    The caller holds the vault lock. Returns the new memory as it is now, and whether anything changed."""
+    raw = kit.files.read(new.name)
+    approved = set_state(raw, "approved")
+    found = copies(kit, new.replaces)
+    why_not = _cannot_retire(new, [m for m, _ in found])
+    if why_not is not None:
+        if why_not:
+            say(why_not)
+        if approved == raw:
+            return new, False
+        write(kit, [(new.name, raw, approved)], f"approve {new.id}: {new.text}")
+        return parse_memory(approved, new.name), True
+    (old, old_raw) = found[0]
+    retired = set_key(set_state(old_raw, "rejected"), "replaced_by", new.id)
+    edited = edited_since(kit, old, new.created)
+    write(
+        kit,
+        [(new.name, raw, approved), (old.name, old_raw, retired)],
+        f"replace {old.id} with {new.id}: {new.text}",
+    )
+    said = f"{old.id} is retired (rejected, replaced by {new.id}): {old.text}"
+    if edited:
+        said += " (it was edited by hand after the correction was proposed; it is retired as it is now)"
+    say(said)
+    return parse_memory(approved, new.name), True
+
+
+def _cannot_retire(new: Memory, old: list[Memory]) -> str | None:
+    """Why the memory new replaces cannot be retired now (a sentence), "" when it already is, None when
+    it can be."""
+    alone = f"{new.id} is approved on its own"
+    if not old:
+        return f"{new.replaces}, which {new.id} replaces, no longer exists (forgotten?), so {alone}"
+    if len(old) > 1:
+        return f"{len(old)} files have the id {new.replaces} ('personakit doctor' lists them); {alone}"
+    (memory,) = old
+    if memory.replaced_by == new.id:
+        return ""
+    if memory.replaced_by:
+        return (
+            f"{memory.id} was already replaced by {memory.replaced_by}; {alone}. If only one of the two "
+            f"corrections is true, reject the other"
+        )
+    if memory.state not in VISIBLE_STATES:
+        return f"{memory.id} is {memory.state} now, so it is left as it is and {alone}"
+    return None
+
+
+def edited_since(kit: PersonaKit, memory: Memory, moment: str) -> bool:
+    """Was memory's file edited by hand (text or decision, not by PersonaKit) after moment (ISO UTC)?"""
+    if not moment:
+        return False
+    for commit in kit.history.commits("--since", moment, "--", f"memories/{memory.name}"):
+        if commit.subject.startswith((f"edit {memory.id}:", f"rename {memory.id}:")):
+            return True
+    return False
+
+
+# -- merging a near-duplicate -------------------------------------------------------------------------
+def merge(kit: PersonaKit, newer: Memory, into: str, shown_state: State | None = None) -> Memory:
+    """Move newer's quotes into the memory `into` names and remove newer's file; one commit. With
+    shown_state, the target must still be in the state it was shown in. Returns the target as it is now."""
+    kit.require_writable()
+    with kit.files.lock():
+        try:
+            raw = kit.files.read(newer.name)
+            current = parse_memory(raw, newer.name)
+        except (OSError, InvalidMemory, UnicodeError):
+            raise PersonaKitError(
+                f"memories/{newer.name} is gone or unreadable now; nothing was merged"
+            ) from None
+        found = copies(kit, into)
+        if len(found) != 1:
+            gone = "is gone (forgotten meanwhile?)" if not found else "is in more than one file"
+            raise PersonaKitError(f"{into} {gone}; nothing was merged")
+        (target, target_raw) = found[0]
+        if shown_state is not None and target.state != shown_state:
+            raise PersonaKitError(
+                f"{into} was {shown_state} when shown and is {target.state} now; nothing was merged"
+            )
+        if target.state == "rejected":
+            raise PersonaKitError(f"{into} is rejected; nothing was merged (reject this one instead)")
+        if target.name == current.name:
+            raise PersonaKitError(f"{into} is this memory itself; nothing was merged")
+        merged = target_raw
+        for quote in current.evidence:
+            if normalize(quote) not in {normalize(q) for q in parse_memory(merged).evidence}:
+                merged = add_evidence(merged, quote)
+        write(
+            kit,
+            [(target.name, target_raw, merged), (current.name, raw, None)],
+            f"merge {current.id} into {target.id}: {target.text}",
+        )
+        return parse_memory(merged, target.name)
+
+
+# -- what review and show need ------------------------------------------------------------------------
+def current(kit: PersonaKit, memory_id: str) -> Memory | None:
+    """The memory with this id as its file says now, when exactly one file has it."""
+    found = copies(kit, memory_id)
+    return found[0][0] if len(found) == 1 else None
+
+
+def corrections_of(kit: PersonaKit, memory_id: str) -> list[Memory]:
+    """The memories proposed as corrections of memory_id, as their files say now, oldest first."""
+    found = []
+    for hit in kit.indexed(lambda: kit.index.by_replaces(memory_id)):
+        memory = kit.current(hit)
+        if memory is not None and memory.replaces == memory_id:
+            found.append(memory)
+    return sorted(found, key=lambda m: (m.created, m.id))
+
+
+def likely_clashes(kit: PersonaKit, memory: Memory) -> list[tuple[Memory, str]]:
+    """The visible memories that likely disagree with memory, with the reason (not the one it replaces)."""
+    terms = search_words(memory.text)
+    if not terms:
+        return []
+    hits = kit.indexed(lambda: kit.index.search(terms, CLASH_CANDIDATES))
+    others = {}
+    for hit in hits:
+        other = kit.current(hit)
+        if (
+            other is not None
+            and other.state in VISIBLE_STATES
+            and other.id not in (memory.id, memory.replaces)
+        ):
+            others[other.id] = other
+    reasons = clashes_with(memory.text, [(m.id, m.text) for m in others.values()])
+    return [(others[mid], reason) for mid, reason in reasons]
+
+
+def merge_targets(kit: PersonaKit, memory: Memory) -> list[Memory]:
+    """The near-duplicates memory was marked with that it could be merged into now (present, not rejected)."""
+    found = []
+    for mid in memory.similar:
+        other = current(kit, mid)
+        if other is not None and other.state != "rejected" and other.id != memory.id:
+            found.append(other)
+    return found
+
+
+def link_lines(kit: PersonaKit, memory: Memory) -> list[str]:
+    """For `show`: what memory replaces, what replaced it, corrections proposed for it, its near-duplicates."""
+    lines = []
+    if memory.replaces:
+        lines.append(f"replaces:    {_brief(kit, memory.replaces)}")
+    if memory.replaced_by:
+        lines.append(f"replaced by: {_brief(kit, memory.replaced_by)}")
+    for other in corrections_of(kit, memory.id):
+        if other.id != memory.replaced_by:
+            lines.append(f"correction:  {other.id} ({other.state}): {other.text}")
+    lines += [f"similar to:  {_brief(kit, mid)}" for mid in memory.similar]
+    return lines
+
+
+def _brief(kit: PersonaKit, memory_id: str) -> str:
+    other = current(kit, memory_id)
+    return f"{memory_id} ({other.state}): {other.text}" if other else f"{memory_id} (no longer in the vault)"
+
+
+# -- over the whole vault ---------------------------------------------------------------------------------
+def vault_clashes(kit: PersonaKit) -> list[tuple[Memory, Memory, str]]:
+    """Pairs of visible memories (approved or unconfirmed) that likely disagree, the older one first."""
+    visible = _oldest_first(m for m in _indexed(kit) if m.state in VISIBLE_STATES)
+    by_id = {m.id: m for m in visible}
+    return [(by_id[a], by_id[b], why) for a, b, why in clashes([(m.id, m.text) for m in visible])]
+
+
+def vault_similar(kit: PersonaKit) -> list[list[Memory]]:
+    """Groups of near-duplicates among the memories that are not rejected, each oldest first."""
+    kept = _oldest_first(m for m in _indexed(kit) if m.state != "rejected")
+    by_id = {m.id: m for m in kept}
+    return [[by_id[i] for i in dict.fromkeys(ids)] for ids in similar_groups([(m.id, m.text) for m in kept])]
+
+
+def _indexed(kit: PersonaKit) -> list[Memory]:
+    """Every memory as indexed (the owner's commands bring the index level with the files first)."""
+    return [hit.memory for hit in kit.indexed(lambda: list(kit.index.all()))]
+
+
+def _oldest_first(memories: Iterable[Memory]) -> list[Memory]:
+    unique = {m.id: m for m in memories}  # two files with one id (a hand-made copy): doctor reports it
+    return sorted(unique.values(), key=lambda m: (m.created, m.id))
