@@ -103,6 +103,11 @@ async def test_four_servers_cli_and_editor_lose_nothing(vault: Path) -> None:
         async with anyio.create_task_group() as group:
             for server in range(SERVERS):
                 group.start_soon(propose_all, server)
+        # Proposals can all be answered before one `personakit approve` process has started: let the
+        # owner and the editor act at least once, whatever the machine's speed.
+        with anyio.move_on_after(60):
+            while not (decided and edited):
+                await anyio.sleep(0.05)
     finally:
         stop.set()
         for thread in helpers:
