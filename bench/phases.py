@@ -303,7 +303,8 @@ async def measure_history(env: Env, plan: Plan, n: int, commits: int, say: Say) 
     )
     out["memories size"] = disk_usage_mb(long / "memories")
     out["git size"] = disk_usage_mb(long / ".git")
-    drafts = generate.proposals(plan.history_burst, set(), seed=6)
+    known = {line.removeprefix("id: ") for line in longhistory._ids(long)}  # each draft a new memory there
+    drafts = generate.proposals(plan.history_burst, known, seed=6)
     async with connect(env.personakit(long), log) as (session, pid):
         await wait_idle(pid)
         times = [await _propose(session, draft) for draft in drafts]

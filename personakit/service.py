@@ -237,19 +237,18 @@ class PersonaKit:
         self.wait_until_synced()
         limit = clamp_limit(limit)
         terms = words(question)
-        indexed_withheld = self.indexed(lambda: self.index.restricted_ids(terms))
         wanted = limit
         while True:  # a few more candidates when files changed state on disk since they were indexed
             hits = self.indexed(partial(self.index.search, terms, wanted))
             matches: list[Match] = []
-            withheld = set(indexed_withheld)
+            withheld = set()  # restricted on disk since it was indexed, or a copy is
             for hit, memory in zip(hits, effective(self, hits), strict=True):
                 if memory is None:
                     continue
                 if memory.state in VISIBLE_STATES:
                     matches.append(Match(memory, hit.shared, hit.fine))
                 elif memory.state == "restricted":
-                    withheld.add(memory.id)  # restricted on disk since it was indexed, or a copy is
+                    withheld.add(memory.id)
             if len(matches) >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
@@ -259,7 +258,8 @@ class PersonaKit:
             for memory in effective(self, newest):
                 if memory is not None and memory.state == "approved":
                     approved.append(memory)
-        result = compose(_unique(matches), approved, len(withheld), limit)
+        count = self.indexed(lambda: self.index.count_restricted(terms, withheld))
+        result = compose(_unique(matches), approved, count, limit)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(

@@ -128,3 +128,22 @@ def test_the_newest_approved_are_those_whoosh_sorts_first(
         index._newest = (None, ("", 0), [])
         assert [h.memory.name for h in index.newest("approved", limit)] == expected
     index.close()
+
+
+def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(tmp_path: Path) -> None:
+    """Two files with one id are one memory in the withheld count, however many segments hold them; an id
+    restricted on disk since it was indexed counts once more, unless the index already counts it."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(i, f"keeps bees {i}", "restricted"), FileStat(i, 1)) for i in range(3)])
+    assert index.count_restricted(["bee"]) == 3
+    copy = Memory(**{**memory(1, "keeps bees 1", "restricted").__dict__, "name": "copy of memory-1.md"})
+    index.update([(copy, FileStat(50, 1))])  # a copy, in a segment of its own
+    assert index.count_restricted(["bee"]) == 3
+    assert index.count_restricted(["bee"], also=[memory(1, "").id]) == 3  # counted already
+    assert index.count_restricted(["bee"], also=[memory(7, "").id, memory(7, "").id]) == 4
+    assert index.count_restricted(["wasp"], also=[memory(1, "").id]) == 1  # its words are not asked about
+    index.update([], ["copy of memory-1.md"])
+    index.update([(memory(2, "keeps bees 2", "approved"), FileStat(2, 2))])
+    assert index.count_restricted(["bee"]) == 2
+    index.close()
