@@ -30,19 +30,20 @@ from collections.abc import Callable
 
 from personakit.core.credential_patterns import PUBLISHABLE
 from personakit.core.credential_runs import Runs, Span, merge
+from personakit.core.lazyre import lazy
 
-_RUN = re.compile(r"[A-Za-z0-9+/_=-]{32,}")
-_NEXT_KEY_LINE = re.compile(r"\s{1,4}[A-Za-z0-9+/]{4,76}={0,2}(?![^\s])")
-_NOT_RANDOM = re.compile(
+_RUN = lazy(r"[A-Za-z0-9+/_=-]{32,}")
+_NEXT_KEY_LINE = lazy(r"\s{1,4}[A-Za-z0-9+/]{4,76}={0,2}(?![^\s])")
+_NOT_RANDOM = lazy(
     r"(?:0x)?[0-9a-fA-F]+|[0-9a-fA-F-]+|[0-9/_=-]+"  # hex digests, UUIDs, numbers
     r"|sha(?:256|384|512)-.*|AAAA.*"  # Subresource Integrity, SSH public keys
     r"|Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[a-z2-7]{50,}"  # IPFS
     r"|bc1[a-z0-9]{25,90}|[13][1-9A-HJ-NP-Za-km-z]{25,34}"  # Bitcoin
     r"|[xtyzuv]pub[1-9A-HJ-NP-Za-km-z]{100,112}"  # extended public keys
 )
-_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
-_NAME_BREAK = re.compile(r"[_/-]+")
+_SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_CAPITALIZED_WORD = lazy(r"[A-Z][a-z]{2,}")
+_NAME_BREAK = lazy(r"[_/-]+")
 RUN_MIN, RUN_MAX = 32, 512
 # Calibrated on thousands of random keys per alphabet (base62, base64, lower or upper case with digits,
 # base32) of 32 to 128 characters: their 1st percentile lies above both thresholds.
@@ -50,9 +51,7 @@ _ENTROPY_PER_LOG2 = 0.72  # bits per character, as a share of log2(length) (log2
 _MIN_SWITCHES = 0.1  # share of neighbouring characters that switch between upper, lower and digit
 # DER openings of private keys: SEQUENCE, then version 0 and a modulus (PKCS#1) or an algorithm
 # (PKCS#8), or version 1 and an octet string (SEC1); "openssh-key-v1"; OpenPGP secret-key packets.
-_PRIVATE_DER = re.compile(
-    rb"\x30(?:\x82..|\x81.|[\x00-\x7f])\x02\x01(?:\x00(?:\x02|\x30)|\x01\x04)", re.DOTALL
-)
+_PRIVATE_DER = re.compile(rb"\x30(?:\x82..|\x81.|[\x00-\x7f])\x02\x01(?:\x00(?:\x02|\x30)|\x01\x04)", re.DOTALL)
 _PGP_SECRET = frozenset({0x94, 0x95, 0x96, 0x97, 0x9C, 0x9D, 0x9E, 0x9F, 0xC5, 0xC7})
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BASE58_SET = frozenset(_BASE58)
@@ -133,7 +132,7 @@ def private_key_body(token: str) -> bool:
     return any(_private_at(head[offset : offset + 64], long=len(token) >= 200) for offset in offsets)
 
 
-_OPENING = re.compile(r"MI|MC|MH|MG|b3Bl|lQ|lF|xc")  # how private keys open in base64
+_OPENING = lazy(r"MI|MC|MH|MG|b3Bl|lQ|lF|xc")  # how private keys open in base64
 
 
 def _private_at(head: str, *, long: bool) -> bool:

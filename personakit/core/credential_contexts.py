@@ -32,64 +32,63 @@ from personakit.core.credential_patterns import (
 from personakit.core.credential_runs import Span
 from personakit.core.credential_tokens import url_spans
 from personakit.core.credential_values import is_placeholder, is_value
+from personakit.core.lazyre import lazy
 
 _VALUE = r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'`,;&<>]{1,200})"
-_FLAG_GATE = re.compile(r"[-/](?<!\S.)(?:-?[A-Za-z]|p:)")
-_TOOLS = {tool: re.compile(rest) for names, rest in CLI_TOOLS.items() for tool in names.split()}
-_TOOL = re.compile(
+_FLAG_GATE = lazy(r"[-/](?<!\S.)(?:-?[A-Za-z]|p:)")
+_TOOLS = {tool: lazy(rest) for names, rest in CLI_TOOLS.items() for tool in names.split()}
+_TOOL = lazy(
     r"(?<![\w./-])(?P<tool>"
     + "|".join(sorted(map(re.escape, _TOOLS), key=len, reverse=True))
     + r")(?![\w.-])"
 )
-_COMMAND_END = re.compile(r"\n|\|\||&&|;|\|")
-_LONG_FLAG = re.compile(rf"(?i)(?<![\w-])(?:{CLI_SECRET_FLAGS})(?![\w-])(?P<sep>=|\s+){_VALUE}")
-_OPENSSL_PASS = re.compile(rf"(?i)(?<![\w-]){CLI_OPENSSL_PASS}{_VALUE}")
-_NAME_PART = re.compile(
+_COMMAND_END = lazy(r"\n|\|\||&&|;|\|")
+_LONG_FLAG = lazy(rf"(?i)(?<![\w-])(?:{CLI_SECRET_FLAGS})(?![\w-])(?P<sep>=|\s+){_VALUE}")
+_OPENSSL_PASS = lazy(rf"(?i)(?<![\w-]){CLI_OPENSSL_PASS}{_VALUE}")
+_NAME_PART = lazy(
     r"(?:" + "|".join(words.SECRET_NAME_GLUED.split()) + r")"
     r"|(?:^|_)(?:" + "|".join(words.SECRET_NAME_SEGMENTS.split()) + r")(?:_|$)"
 )
-_NOT_SECRET_NAME = re.compile(r"(?:^|_)(?:" + "|".join(words.NOT_SECRET_NAME_SEGMENTS.split()) + r")(?:_|$)")
+_NOT_SECRET_NAME = lazy(r"(?:^|_)(?:" + "|".join(words.NOT_SECRET_NAME_SEGMENTS.split()) + r")(?:_|$)")
 _ENV_GATE = ("PASS", "PWD", "SECRET", "TOKEN", "KEY", "CREDENTIAL")
-_ENV = re.compile(
+_ENV = lazy(
     r"(?<![A-Za-z0-9_.$-])(?:export\s+|set\s+|setx\s+|\$env:)?(?P<name>[A-Z][A-Z0-9_]{2,60})(?![A-Za-z0-9_])"
     rf"\s*(?P<sep>=|:(?!//)|\s(?=\S))\s*{_VALUE}"
 )
-_XML = re.compile(
+_XML = lazy(
     r"(?i)<(?P<tag>[\w:.-]{0,30}(?:password|passwd|secret|token|apikey|api_key|keymaterial|psk|passphrase)"
     r"[\w.-]{0,30})(?:\s[^<>]{0,200})?>(?P<value>[^<\n]{1,200})</"
 )
-_KEY_VALUE = re.compile(  # .NET appSettings: <add key="ApiSecret" value="..." />
+_KEY_VALUE = lazy(  # .NET appSettings: <add key="ApiSecret" value="..." />
     r"(?i)key\s*=\s*\"[^\"]{0,40}(?:password|passwd|secret|token|apikey|api_key|connectionstring)[^\"]{0,40}\""
     r"\s+value\s*=\s*\"(?P<value>[^\"]{1,200})\""
 )
-_WIFI = re.compile(
-    r"(?i)wifi:(?:[a-z]{1,2}:(?:\\.|[^;\\\n]){0,200};){0,8}?p:(?P<value>(?:\\.|[^;\\\n]){1,200})"
-)
+_WIFI = lazy(r"(?i)wifi:(?:[a-z]{1,2}:(?:\\.|[^;\\\n]){0,200};){0,8}?p:(?P<value>(?:\\.|[^;\\\n]){1,200})")
 # One-time codes in the words the messages that carry them use: "Use 110376 to verify", "482913 is your
 # code", "Your Amazon code is 482913".
 _SMS_CODES = (
-    re.compile(
+    lazy(
         r"(?i)(?<![\w-])(?:use|enter|type)\s+(?P<value>\d{4,8})\s+(?:to|as|for)\s+"
         r"(?:verify|log\s*in|sign\s*in|confirm|complete|continue|finish|reset|authenticate|your)"
     ),
-    re.compile(
+    lazy(
         r"(?i)(?<![\w-])(?P<value>(?:[a-z]-)?\d{4,8})\s+is\s+your\s+(?:[\w-]+\s+){0,3}(?:code|otp|pin|passcode|password)\b"
     ),
-    re.compile(r"(?i)\byour\s+(?:[\w-]+\s+){0,3}code\s*(?:is|:)\s*(?P<value>\d{4,8})(?![\w-])"),
+    lazy(r"(?i)\byour\s+(?:[\w-]+\s+){0,3}code\s*(?:is|:)\s*(?P<value>\d{4,8})(?![\w-])"),
 )
 _SMS_HINTS = frozenset(
     {"verif", "confirm", "code", "otp", "pin", "pass", "login", "auth", "password", "passcode"}
 )
 # "user / password" after a word that says what the pair is for.
-_PAIR = re.compile(
+_PAIR = lazy(
     r"(?i)(?<![\w-])(?:login|log-in|credentials?|creds|account|user(?:name)?|router|admin|wi-?fi|e-?mail|mail|ssh|ftp"
     r"|vpn|database|db|server|nas)\b[^\n/]{0,40}?(?<![^\s:=])[\w.@+-]{2,64}\s+/\s+(?P<value>[^\s/]{6,64})"
 )
-_QUERY = re.compile(r"[?&#;](?P<key>[A-Za-z0-9_.\-\[\]%]{1,40})=(?P<value>[^&#\s\"'<>]{1,500})")
-_MAGIC_PATH = re.compile(
+_QUERY = lazy(r"[?&#;](?P<key>[A-Za-z0-9_.\-\[\]%]{1,40})=(?P<value>[^&#\s\"'<>]{1,500})")
+_MAGIC_PATH = lazy(
     r"(?i)/(?:" + "|".join(map(re.escape, sorted(MAGIC_PATH_WORDS, key=len, reverse=True))) + r")(?=/)"
 )
-_SEGMENT = re.compile(r"/([^/?#\s]+)")
+_SEGMENT = lazy(r"/([^/?#\s]+)")
 
 
 def context_spans(text: str, lower: str, hints: Hints) -> list[Span]:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import personakit.core.credential_words as words
 from personakit.core.credential_runs import Span, merge
+from personakit.core.lazyre import lazy
 from personakit.core.textview import fold
 
 _WINDOW_BEFORE, _WINDOW_AFTER = 80, 420  # around a hint: the words before it and the longest value
@@ -53,7 +54,7 @@ def _trie(literals: list[str]) -> str:
     return emit(root)
 
 
-_HINT_STEM = re.compile(_trie(_STEMS))
+_HINT_STEM = lazy(_trie(_STEMS))
 
 ID_HINTS = frozenset(words.ID_HINTS.split())
 
@@ -98,9 +99,9 @@ def hint_windows(lower: str, distinct: set[str]) -> Hints:
     return Hints(windows, frozenset(found) if windows else frozenset(), starts)
 
 
-_NOT_LETTERS = re.compile(r"[^\w]+|[\d_]+")
+_NOT_LETTERS = lazy(r"[^\w]+|[\d_]+")
 
-_SEPARATOR_NEAR = re.compile(r"[\s:=>\"'`。，：]")
+_SEPARATOR_NEAR = lazy(r"[\s:=>\"'`。，：]")
 
 
 def _whole_word(lower: str, start: int, length: int) -> bool:

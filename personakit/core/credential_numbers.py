@@ -28,11 +28,12 @@ from importlib import resources
 
 from personakit.core.credential_patterns import CARD_RANGES, IBAN_LENGTHS, ID_LABELS
 from personakit.core.credential_runs import Span
+from personakit.core.lazyre import lazy
 
 # All found from a digit (each pattern opens with one, so re skips to digits fast); shapes that open
 # with letters check them in a lookbehind and say how many there are (_LEAD). The first alternative that
 # fits is taken, so the most specific shapes come first.
-_FROM_DIGITS = re.compile(
+_FROM_DIGITS = lazy(
     r"\d(?<!\d\d)(?=\d| \d)(?:"  # the first digit of a number: two in a row, or "1 84" (a NIR)
     r"(?P<iban>(?<=(?<![A-Za-z0-9])[A-Za-z]{2}\d)\d(?:[ -]?[A-Za-z0-9]){11,30})"
     r"|(?P<codice>(?<=(?<![A-Za-z0-9])[A-Z]{6}\d)\d[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9]))"
@@ -50,7 +51,7 @@ _FROM_DIGITS = re.compile(
     r")"
 )
 _LEAD = {"iban": 2, "codice": 6, "nino": 2, "nino_spaced": 3, "nie": 1}
-_LABELLED_ID = re.compile(
+_LABELLED_ID = lazy(
     rf"(?i)(?<![A-Za-z])(?P<label>{ID_LABELS})(?![A-Za-z])[^\w\n]{{0,3}}(?:(?:number|no|num|id|is|was|are)\W{{1,3}}){{0,3}}"
     r"(?P<value>[A-Z0-9](?:[A-Z0-9]|[ .-](?=[A-Z0-9])){4,24})"
 )
@@ -258,7 +259,7 @@ def _bip39_checksum(indexes: tuple[int, ...]) -> bool:
     return hashlib.sha256(entropy).digest()[0] >> (8 - bits) == value & ((1 << bits) - 1)
 
 
-_TOKEN = re.compile(r"\S+")
+_TOKEN = lazy(r"\S+")
 
 
 def seed_phrase_spans(lower: str, tokens: list[str], bare: dict[str, str]) -> list[Span]:

@@ -35,6 +35,7 @@ from personakit.core.credential_values import (
     ordinary,
     ordinary_word,
 )
+from personakit.core.lazyre import lazy
 from personakit.core.textview import fold
 
 _VALUE = (
@@ -59,7 +60,7 @@ _SEPARATOR = (
 # Before a word: not after a letter, or at a camelCase join (dbPassword).
 _WORD_START = r"(?:(?<![A-Za-z])|(?-i:(?<=[a-z])(?=[A-Z])))"
 
-_ENGLISH = re.compile(
+_ENGLISH = lazy(
     rf"(?i){_WORD_START}(?:(?P<strong>{words.STRONG}|pw)|(?P<pin>{words.PIN})|(?P<weak>{words.WEAK}))(?![A-Za-z])"
     r"(?:\s+(?:for|to|of|on|at|from)(?:\s+[\w'.@-]{1,30}){1,4}?)?"  # "the password for the router is ..."
     r"(?:\s+(?:here|there|today|now|currently|still|also|too))?"  # "the password here is ..."
@@ -67,12 +68,12 @@ _ENGLISH = re.compile(
     rf"{_SEPARATOR}{_VALUE}"
 )
 
-_SET_TO = re.compile(
+_SET_TO = lazy(
     r"(?i)(?<![A-Za-z])(?:set|change[ds]?|reset|update[ds]?)\s+(?:[\w'-]{1,20}\s+){0,3}?"
     rf"(?:(?P<strong>{words.STRONG}|pw)|(?P<pin>{words.PIN}))\s+(?:to|as)\s+{_VALUE}"
 )
 
-_SHORT_FORM = re.compile(r"(?i)pass|pw|pwd|pswd|p/w|pword|passwd")
+_SHORT_FORM = lazy(r"(?i)pass|pw|pwd|pswd|p/w|pword|passwd")
 
 
 # Nouns that may follow a secret word with nothing between, in any language ("kata sandi wifi: ...").
@@ -102,7 +103,7 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
         )
         links |= {_phrase(s) for s in table["link"].split("|") if s}
     by_length = lambda items: "|".join(sorted(set(items), key=len, reverse=True))  # noqa: E731
-    pattern = re.compile(
+    pattern = lazy(
         rf"(?:(?<![^\W\d_])(?P<word>{by_length(latin)})(?![^\W\d_])|(?P<cjk>{by_length(cjk)}))"
         rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,3}}?|\s+{_QUALIFIER})?"
         rf"(?P<sep>\s*(?:[:=]|->)\s*|\s+(?:{by_length(said)})(?![^\W\d_])\s*:?\s*|\s*(?:{by_length(said_cjk)})\s*:?\s*"
@@ -113,21 +114,21 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
 
 _FOREIGN, _FOREIGN_STRENGTHS = _foreign()
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 _NOT_SECRET_KEYS = frozenset(words.NOT_SECRET_KEYS.split())
 _NOT_SECRET_CODES = frozenset(words.NOT_SECRET_CODES.split())
 
-_LIST_GAP = re.compile(r"\s*[,;/]?\s*")
+_LIST_GAP = lazy(r"\s*[,;/]?\s*")
 
 _SHAPE = str.maketrans("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "9" * 10 + "a" * 52)
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = lazy(r"(?:19|20)\d\d")
 
-_UNJOINED_PIN = re.compile(r"\d{4,17}[#*]?|\d{1,5}(?:[ -]\d{1,5}){1,7}")
+_UNJOINED_PIN = lazy(r"\d{4,17}[#*]?|\d{1,5}(?:[ -]\d{1,5}){1,7}")
 _PLACES = frozenset({"door", "gate", "garage", "safe", "alarm", "keypad", "lockbox"})  # "door: 4812#"
-_APP_PASSWORD = re.compile(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}")
-_CARD_CODE = re.compile(r"(?i)cvv2?|cvc2?|csc")  # three digits are a whole card security code
+_APP_PASSWORD = lazy(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}")
+_CARD_CODE = lazy(r"(?i)cvv2?|cvc2?|csc")  # three digits are a whole card security code
 
 
 def phrase_spans(text: str, lower: str, hints: Hints) -> list[Span]:
@@ -178,7 +179,7 @@ _FEW_HINTS = 3  # hints in a window up to which trying the patterns at them beat
 _KEYWORD_BEFORE = 32  # a keyword starts at most this far before its hint ("personal access token")
 _KEYWORD_AFTER = 420  # and its value ends within this far after it
 _SET_BEFORE = 80  # "set the office wifi password to": the verb is a few words before
-_SET_HINT = re.compile(r"set|chang|updat")
+_SET_HINT = lazy(r"set|chang|updat")
 
 
 def _word_starts(text: str, start: int, hint: int) -> list[int]:
@@ -186,7 +187,7 @@ def _word_starts(text: str, start: int, hint: int) -> list[int]:
     return [*(m.start() for m in _WORD_BEGINS.finditer(text, start, hint)), hint]
 
 
-_WORD_BEGINS = re.compile(r"(?<![^\W\d_])\w|(?<=[a-z])[A-Z]")
+_WORD_BEGINS = lazy(r"(?<![^\W\d_])\w|(?<=[a-z])[A-Z]")
 
 
 def words_said(match: re.Match[str]) -> bool:

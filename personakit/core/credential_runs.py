@@ -8,13 +8,14 @@ alone, joined by line breaks, and map what they find back to the text.
 from __future__ import annotations
 
 import bisect
-import re
+
+from personakit.core.lazyre import lazy
 
 Span = tuple[int, int]
 # Runs of key characters long enough to hold a provider key: every provider shape in _IN_RUNS lies
 # inside one (a test checks it), so only the runs are read, joined by line breaks.
 RUN_CHARS = "A-Za-z0-9_+/=.$%~:-"
-LONG_RUN = re.compile(rf"[{RUN_CHARS}]{{14,}}")
+LONG_RUN = lazy(rf"[{RUN_CHARS}]{{14,}}")
 
 
 class Runs:

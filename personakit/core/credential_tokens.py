@@ -35,8 +35,9 @@ from personakit.core.credential_patterns import (
     WRITTEN_PASSWORDS,
 )
 from personakit.core.credential_runs import LONG_RUN, Runs, Span
+from personakit.core.lazyre import lazy
 
-PROVIDER_RES = tuple((kind, re.compile(pattern)) for kind, pattern in PROVIDERS)
+PROVIDER_RES = tuple((kind, lazy(pattern)) for kind, pattern in PROVIDERS)
 
 # Shapes that hold spaces or characters outside a run, found from a literal at their start: the literal
 # (on the lower-cased text) and how far the shape may reach from it.
@@ -57,17 +58,17 @@ _IN_RUNS = tuple((kind, pattern) for kind, pattern in PROVIDER_RES if kind not i
 
 _AT_LITERALS = tuple((kind, pattern) for kind, pattern in PROVIDER_RES if kind in _FROM_LITERAL)
 
-_PEM_BEGIN = re.compile(r"-----BEGIN ([A-Z0-9 ]{1,60})-----")
+_PEM_BEGIN = lazy(r"-----BEGIN ([A-Z0-9 ]{1,60})-----")
 
-_PEM_END = re.compile(r"-----END ([A-Z0-9 ]{1,60})-----")
+_PEM_END = lazy(r"-----END ([A-Z0-9 ]{1,60})-----")
 
-_PEM_BODY = re.compile(r"[A-Za-z0-9+/=\s\\:,-]*")  # base64 lines, "\n" escapes, Proc-Type headers
+_PEM_BODY = lazy(r"[A-Za-z0-9+/=\s\\:,-]*")  # base64 lines, "\n" escapes, Proc-Type headers
 
-_PEM_KEY_LINE = re.compile(r"[A-Za-z0-9+/=]{20,}")  # a mention of the header alone is not a key
+_PEM_KEY_LINE = lazy(r"[A-Za-z0-9+/=]{20,}")  # a mention of the header alone is not a key
 
 _PEM_MAX = 65536  # private-key blocks are far smaller; a farther END belongs to something else
 
-_URL = re.compile(r"://[^\s<>\"'`]+|www\.[^\s<>\"'`]+")
+_URL = lazy(r"://[^\s<>\"'`]+|www\.[^\s<>\"'`]+")
 
 _SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+.-")
 

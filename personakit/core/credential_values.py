@@ -13,46 +13,46 @@ vault", "is required", "2fa-protected").
 from __future__ import annotations
 
 import itertools
-import re
 
 import personakit.core.credential_words as words
 from personakit.core.credential_bodies import looks_random, made_of_names
 from personakit.core.credential_patterns import PUBLISHABLE
+from personakit.core.lazyre import lazy
 from personakit.core.textview import fold
 
-_KEYWORD_ALONE = re.compile(
+_KEYWORD_ALONE = lazy(
     rf"(?i)(?:{words.STRONG}|{words.PIN}|{words.WEAK}|pass|passwords|key|keys|credentials?|pw|secrets?|tokens?)"
 )
 
-_REFERENCE = re.compile(
+_REFERENCE = lazy(
     r"\$\{?[A-Za-z_][\w.]*\}?|%\w+%|%[sdr]|(?:/|~/|\.\.?/|https?://|op://|env:|vault:|file:|bw://).*"
     r"|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-[\w-]+|sk-ssh-[\w@.-]+"  # the type that opens a public key
 )
 
 _CODE_WORDS = frozenset(words.CODE_WORDS.split())
 
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_ENV_NAME = lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
-_DOTTED_NAME = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]\w*)+")  # settings.SECRET_KEY, not p4ss.w0rd
+_DOTTED_NAME = lazy(r"[A-Za-z_]+(?:\.[A-Za-z_]\w*)+")  # settings.SECRET_KEY, not p4ss.w0rd
 
-_IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]*)+")
+_IDENTIFIER = lazy(r"[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]*)+")
 
-_TYPE_NAME = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*")  # private_key: Ed25519PrivateKey | None
+_TYPE_NAME = lazy(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*")  # private_key: Ed25519PrivateKey | None
 
-_AFTER_TYPE = re.compile(r"\s*(?:[,)|=\]]|->|$)")
+_AFTER_TYPE = lazy(r"\s*(?:[,)|=\]]|->|$)")
 
-_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_CAPITALIZED_WORD = lazy(r"[A-Z][a-z]{2,}")
 
-_CALL = re.compile(r"[\w.$]+\s*[(\[{].*[)\]}][\w.()\[\]]*")  # getpass(), os.environ["X"], cfg[key].value
+_CALL = lazy(r"[\w.$]+\s*[(\[{].*[)\]}][\w.()\[\]]*")  # getpass(), os.environ["X"], cfg[key].value
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy(
     r"(?i)[x*.•_#?-]+|…|your[\w-]*|[\w-]*_here|redacted|hidden|masked|placeholder|changeme|example|dummy"
     r"|\[secret]|\[redacted]|\[email]"
 )
 
-_WORD_BREAK = re.compile(r"[\s-]+")
+_WORD_BREAK = lazy(r"[\s-]+")
 
-_ORDINARY_SUFFIX = re.compile(
+_ORDINARY_SUFFIX = lazy(
     r"(?i)[a-z]{2,}(?:ed|ing|ly|able|ible|ive|ous|ful|less|ness|ment|tion|sion|ity|ent|ant|ure|al|ic)"
 )
 
@@ -62,11 +62,9 @@ _FOREIGN_ORDINARY = frozenset(
     fold(w).lower() for table in words.LANGUAGES.values() for w in table["ordinary"].split()
 )
 
-_HEX_KEY = re.compile(
-    r"(?:0x)?[0-9a-fA-F]{32}|(?:0x)?[0-9a-fA-F]{40}|(?:0x)?[0-9a-fA-F]{64}|[0-9a-fA-F]{96,128}"
-)
+_HEX_KEY = lazy(r"(?:0x)?[0-9a-fA-F]{32}|(?:0x)?[0-9a-fA-F]{40}|(?:0x)?[0-9a-fA-F]{64}|[0-9a-fA-F]{96,128}")
 
-WHOLE = re.compile(r"[\d -]+|[a-z]{4}(?: [a-z]{4}){3}")  # digit groups and app passwords stay whole
+WHOLE = lazy(r"[\d -]+|[a-z]{4}(?: [a-z]{4}){3}")  # digit groups and app passwords stay whole
 
 
 def letters_and_digits(value: str) -> bool:

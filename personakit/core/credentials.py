@@ -31,7 +31,6 @@ cheap sign of it (a run of 14 key characters, a hint word, a pair of digits), so
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from personakit.core.credential_bodies import random_token_spans
@@ -47,6 +46,7 @@ from personakit.core.credential_phrases import phrase_spans
 from personakit.core.credential_runs import LONG_RUN, Runs, Span, merge
 from personakit.core.credential_tokens import pem_spans, provider_spans, url_spans
 from personakit.core.credential_values import is_placeholder, ordinary_word
+from personakit.core.lazyre import lazy
 from personakit.core.textview import read
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
@@ -56,16 +56,13 @@ _EDGE = 120  # what of each side shows whether joining them is worth a look
 # are read again as a whole.
 _GROUP = r"[A-Za-z0-9_+/=.!#$%?*&~@-]"
 _SPACED = {
-    1: re.compile(r"\S(?: \S)+(?!\S)"),
-    **{
-        n: re.compile(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)")
-        for n in (4, 5, 6, 8)
-    },
+    1: lazy(r"\S(?: \S)+(?!\S)"),
+    **{n: lazy(rf"{_GROUP}{{{n}}}(?: {_GROUP}{{{n}}})+(?: {_GROUP}{{1,{n}}})?(?!\S)") for n in (4, 5, 6, 8)},
 }
 _GROUP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.!#$%?*&~@-")
 _CONTEXT = 60  # the words before a closed-up key that are read with it ("password is", "api key:")
-_DIGITS = re.compile(r"\d+")
-_SPACE = re.compile(" ")
+_DIGITS = lazy(r"\d+")
+_SPACE = lazy(" ")
 _EDGES = ".,;:!?()[]{}<>\"'`*_"  # taken off a word's ends: "abandon," is abandon, "(pin)" is pin
 
 
@@ -204,7 +201,7 @@ def _is_word(group: str) -> bool:
     )
 
 
-_GROUP_WORD = re.compile(r"\S+")
+_GROUP_WORD = lazy(r"\S+")
 _LABELS = frozenset({"code", "pin", "key", "pass", "token", "seed", "otp", "secret", "is", "was"})
 
 
