@@ -51,7 +51,9 @@ _ENTROPY_PER_LOG2 = 0.72  # bits per character, as a share of log2(length) (log2
 _MIN_SWITCHES = 0.1  # share of neighbouring characters that switch between upper, lower and digit
 # DER openings of private keys: SEQUENCE, then version 0 and a modulus (PKCS#1) or an algorithm
 # (PKCS#8), or version 1 and an octet string (SEC1); "openssh-key-v1"; OpenPGP secret-key packets.
-_PRIVATE_DER = re.compile(rb"\x30(?:\x82..|\x81.|[\x00-\x7f])\x02\x01(?:\x00(?:\x02|\x30)|\x01\x04)", re.DOTALL)
+_PRIVATE_DER = re.compile(
+    rb"\x30(?:\x82..|\x81.|[\x00-\x7f])\x02\x01(?:\x00(?:\x02|\x30)|\x01\x04)", re.DOTALL
+)
 _PGP_SECRET = frozenset({0x94, 0x95, 0x96, 0x97, 0x9C, 0x9D, 0x9E, 0x9F, 0xC5, 0xC7})
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BASE58_SET = frozenset(_BASE58)
