@@ -65,7 +65,7 @@ def main() -> int:
     env = os.environ | {"GIT_CONFIG_GLOBAL": str(generate.bench_gitconfig()), "GIT_CONFIG_NOSYSTEM": "1"}
     os.environ.update(env)
     with tempfile.TemporaryDirectory(prefix="pk-relations-") as tmp:
-        vault = generate.pristine_copy(args.size, Path(tmp) / "vault")
+        vault = generate.fresh_copy(args.size, Path(tmp) / "vault")
         load = os.getloadavg()[0]
         kit = PersonaKit(vault, create=False)
         kit.start()
