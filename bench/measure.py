@@ -25,6 +25,8 @@ import anyio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
+from personakit.store.gitlock import git_working_in
+
 BENCH = Path(__file__).resolve().parent
 
 
@@ -143,19 +145,7 @@ async def wait_for_git(vault: Path, most: float = 600.0) -> float:
 
 
 def git_running_in(vault: Path) -> bool:
-    me = str(vault)
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            if Path(f"/proc/{pid}/comm").read_text().strip() != "git":
-                continue
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
-            continue
-        if cwd == me or cwd.startswith(me + "/"):
-            return True
-    return False
+    return bool(git_working_in(vault))  # processes named git working inside the vault, from /proc
 
 
 def peak_rss_mb(pid: int) -> float:

@@ -7,6 +7,7 @@ assistants would: proposals, decisions, hand edits in an editor, forgets, and `p
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 from personakit.core.memory import parse_memory
@@ -40,6 +41,24 @@ def first_device(tmp_path: Path, bare: Path, name: str = "laptop") -> Path:
     finally:
         kit.close()
     return root
+
+
+TEA = "Drinks green tea in the morning"
+
+
+def laptop_and_desktop(tmp_path: Path) -> Iterator[tuple[Device, Device]]:
+    """Two devices sharing a bare remote: the laptop proposed TEA and synced; the desktop cloned after (its
+    start installs the merge driver there). For a fixture to yield from."""
+    bare = bare_remote(tmp_path)
+    laptop = Device(first_device(tmp_path, bare))
+    laptop.propose(TEA)
+    laptop.sync()
+    desktop = Device(clone(tmp_path, bare, "desktop"))
+    try:
+        yield laptop, desktop
+    finally:
+        laptop.close()
+        desktop.close()
 
 
 def clone(tmp_path: Path, bare: Path, name: str) -> Path:

@@ -11,23 +11,12 @@ import pytest
 from personakit.core.memory import memory_id, parse_memory
 from personakit.driver import ATTRIBUTE, command
 
-from devices import Device, bare_remote, clone, first_device, git
-
-TEA = "Drinks green tea in the morning"
+from devices import TEA, Device, clone, git, laptop_and_desktop
 
 
 @pytest.fixture
 def pair(tmp_path: Path) -> Iterator[tuple[Device, Device]]:
-    bare = bare_remote(tmp_path)
-    laptop = Device(first_device(tmp_path, bare))
-    laptop.propose(TEA)
-    laptop.sync()
-    desktop = Device(clone(tmp_path, bare, "desktop"))  # its start installs the driver in this clone
-    try:
-        yield laptop, desktop
-    finally:
-        laptop.close()
-        desktop.close()
+    yield from laptop_and_desktop(tmp_path)
 
 
 def pull(root: Path, *options: str) -> subprocess.CompletedProcess[str]:

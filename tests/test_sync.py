@@ -14,23 +14,12 @@ from personakit.core.memory import memory_id, parse_memory
 from personakit.errors import PersonaKitError
 from personakit.service import init_vault
 
-from devices import Device, bare_remote, clone, first_device, git
-
-TEA = "Drinks green tea in the morning"
+from devices import TEA, Device, git, laptop_and_desktop
 
 
 @pytest.fixture
 def pair(tmp_path: Path) -> Iterator[tuple[Device, Device]]:
-    bare = bare_remote(tmp_path)
-    laptop = Device(first_device(tmp_path, bare))
-    laptop.propose(TEA)
-    laptop.sync()
-    desktop = Device(clone(tmp_path, bare, "desktop"))
-    try:
-        yield laptop, desktop
-    finally:
-        laptop.close()
-        desktop.close()
+    yield from laptop_and_desktop(tmp_path)
 
 
 def settle(*devices: Device) -> None:
