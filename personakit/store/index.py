@@ -31,7 +31,6 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from personakit.core.memory import Memory
-from personakit.core.overlap import bits, members
 from personakit.core.reading import tie_break
 from personakit.core.words import words
 from personakit.store.files import FileStat
@@ -121,7 +120,6 @@ class MemoryIndex:
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
         self._kept = Kept()  # what the searcher's reads worked out, for the next ones
         self._ranker = Ranker(self._kept)
-        self._copies: tuple[Searcher | None, list[int]] = (None, [])  # see _restricted_copies
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -347,28 +345,7 @@ class MemoryIndex:
         """How many restricted memories share at least one of terms, counting too the memories with an id
         in `also` (restricted on disk since they were indexed). Two files with one id are one memory."""
         with self._lock:
-            s = self._fresh_searcher()
-            found = self._ranker.restricted(s, terms)
-            count = found.bit_count()
-            for docs in self._restricted_copies(s) if found else ():
-                count -= max(0, (found & docs).bit_count() - 1)
-            words = self._ranker.postings.word
-            return count + sum(1 for mid in set(also) if not found & words(s, "id", mid)[1])
-
-    def _restricted_copies(self, s: Searcher) -> list[int]:
-        """Per id that more than one restricted document has: those documents, as a bit set. Worked out
-        once per searcher (copies are rare: usually none)."""
-        if self._copies[0] is not s:
-            restricted = self._ranker.postings.word(s, "state", "restricted")[1]
-            memory_id = self._kept.column(s, "id")
-            seen: dict[str, list[int]] = {}
-            for doc in members(restricted):
-                seen.setdefault(memory_id(doc), []).append(doc)
-            self._copies = (
-                s,
-                [bits(docs, s.reader().doc_count_all()) for docs in seen.values() if len(docs) > 1],
-            )
-        return self._copies[1]
+            return self._ranker.withheld(self._fresh_searcher(), terms, set(also))
 
     def warm(self, share: float = WARM_SHARE) -> int:
         """Read ahead the postings of the words more than `share` of the memories have, in every field a

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from personakit.core.overlap import Group, Word, candidates, groups, members, scores
+from personakit.core.overlap import Group, Word, bits, candidates, groups, members, scores
 from personakit.core.reading import tie_break
 from personakit.store.kept import Kept
 from personakit.store.postings import Postings
@@ -53,13 +53,30 @@ class Ranker:
     def __init__(self, kept: Kept) -> None:
         self.postings = Postings(TEXT_WEIGHT, "tie_break")
         self._kept = kept
+        self._copies: tuple[Searcher | None, list[int]] = (None, [])  # see _restricted_copies
 
-    def restricted(self, s: Searcher, terms: list[str]) -> int:
-        """The restricted documents sharing at least one of terms, as a bit set."""
+    def withheld(self, s: Searcher, terms: list[str], also: set[str]) -> int:
+        """How many restricted memories share at least one of terms, and how many memories with an id in
+        `also` are not among them: the bit set's count, less the extra files of memories with copies."""
         found = 0
         for term in terms[:MAX_QUERY_WORDS]:
             found |= self.postings.word(s, "restricted_words", term)[1]
-        return found
+        count = found.bit_count()
+        for docs in self._restricted_copies(s) if found else ():
+            count -= max(0, (found & docs).bit_count() - 1)
+        return count + sum(1 for mid in also if not found & self.postings.word(s, "id", mid)[1])
+
+    def _restricted_copies(self, s: Searcher) -> list[int]:
+        """Per id that more than one restricted document has, those documents as a bit set; worked out once
+        per searcher (copies are rare: usually there are none)."""
+        if self._copies[0] is not s:
+            memory_id = self._kept.column(s, "id")
+            seen: dict[str, list[int]] = {}
+            for doc in members(self.postings.word(s, "state", "restricted")[1]):
+                seen.setdefault(memory_id(doc), []).append(doc)
+            size = s.reader().doc_count_all()
+            self._copies = (s, [bits(docs, size) for docs in seen.values() if len(docs) > 1])
+        return self._copies[1]
 
     def words(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> list[Word]:
         """Each term in each field, with its documents and what it adds to their scores: 1 plus SHARE x its
