@@ -81,11 +81,7 @@ def read(raw: str) -> FrontMatter:
         try:
             node = loader.get_single_node()
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-            raise InvalidFrontMatter(
-                f"the front matter is not valid YAML: {problem}", mark.line + 2 if mark else None
-            ) from None
+            raise _invalid("the front matter is not valid YAML", error) from None
         except Exception as error:  # the library's own surprise on odd input: still just a bad file
             raise InvalidFrontMatter(f"the front matter is not valid YAML ({type(error).__name__})") from None
         if not isinstance(node, yaml.MappingNode) or not node.value:
@@ -95,11 +91,7 @@ def read(raw: str) -> FrontMatter:
         try:
             meta = loader.construct_document(node)
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-            raise InvalidFrontMatter(
-                f"the front matter cannot be read: {problem}", mark.line + 2 if mark else None
-            ) from None
+            raise _invalid("the front matter cannot be read", error) from None
         except (ValueError, TypeError, OverflowError, RecursionError) as error:
             raise InvalidFrontMatter(
                 f"the front matter holds a value that cannot be read ({error})"
@@ -107,6 +99,13 @@ def read(raw: str) -> FrontMatter:
     finally:
         loader.dispose()
     return FrontMatter(meta, body, duplicates)
+
+
+def _invalid(what: str, error: yaml.YAMLError) -> InvalidFrontMatter:
+    """PyYAML's error as a sentence, at its line in the file (the front matter starts on line 2)."""
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    return InvalidFrontMatter(f"{what}: {problem}", mark.line + 2 if mark else None)
 
 
 def _refuse_shared_nodes(root: yaml.Node) -> None:
