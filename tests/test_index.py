@@ -130,9 +130,13 @@ def test_the_newest_approved_are_those_whoosh_sorts_first(
     index.close()
 
 
-def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept_from", [1000, 2])  # 2: the segments' postings and ids are kept across reads
+def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept_from: int
+) -> None:
     """Two files with one id are one memory in the withheld count, however many segments hold them; an id
     restricted on disk since it was indexed counts once more, unless the index already counts it."""
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", kept_from)
     index = MemoryIndex(tmp_path / "index")
     index.open()
     index.update([(memory(i, f"keeps bees {i}", "restricted"), FileStat(i, 1)) for i in range(3)])

@@ -349,11 +349,13 @@ class MemoryIndex:
 
     def warm(self, share: float = WARM_SHARE) -> int:
         """Read ahead the postings of the words more than `share` of the memories have, in every field a
-        read looks at, so that no read waits for them (run in the background after start)."""
+        read looks at, and the ids the withheld count looks up, so that no read waits for them (run in the
+        background after start)."""
         with self._lock:
             if self._ix is None:
                 return 0
             s = self._fresh_searcher()
+            self._ranker.postings.values(s, "id")
             least = max(2, int(s.reader().doc_count_all() * share))
             common = [(f, w) for f in ("words", "restricted_words") for w in frequent(s.reader(), f, least)]
         for field, word in common:

@@ -75,7 +75,8 @@ class Postings:
     def __init__(self, text_weight: int, column: str) -> None:
         self.text_weight = text_weight  # a posting this heavy has the word in the memory's text
         self.column = column  # the sortable column that orders tied documents
-        self._orders: dict[str, tuple[list[str], array[int]]] = {}  # segment id -> column values, order
+        self._values: dict[tuple[str, str], list[Any]] = {}  # (segment id, column) -> its values
+        self._orders: dict[str, array[int]] = {}  # segment id -> its documents in tie-break order
         self._segments = _Bounded(KEPT_BYTES)  # (segment id, field, word) -> sets within the segment
         self._current = _Bounded(SEARCHER_BYTES)  # (field, word) -> (having, sets) for the searcher
         self._searcher: object = None
@@ -128,6 +129,7 @@ class Postings:
         self._dead = bits(dead, reader.doc_count_all()) if dead else 0
         self._segments.drop(lambda key: key[0] in present)
         self._orders = {segment: order for segment, order in self._orders.items() if segment in present}
+        self._values = {key: values for key, values in self._values.items() if key[0] in present}
         self._current.clear()
         self._absent.clear()
         self._searcher = searcher
@@ -137,21 +139,37 @@ class Postings:
         self._follow(searcher)
         return self._dead
 
-    def orders(self, searcher: Any) -> list[tuple[int, list[str], array[int]]]:
-        """Per segment: its first document number, each of its documents' column values, and its documents
-        sorted by value (then number). Read once per segment, as postings are."""
+    def values(self, searcher: Any, column: str) -> list[tuple[int, list[Any]]]:
+        """Per segment: its first document number and each of its documents' values in the column. Read
+        once per kept segment, as postings are (a list index then costs far less than a column lookup)."""
         self._follow(searcher)
         found = []
         for reader, first, segment in self._leaves:
             if not reader.doc_count_all():
                 continue  # an empty index's reader has no columns
+            values = self._values.get((segment, column)) if segment is not None else None
+            if values is None:
+                values = list(reader.column_reader(column))
+                if segment is not None:
+                    self._values[(segment, column)] = values
+            found.append((first, values))
+        return found
+
+    def orders(self, searcher: Any) -> list[tuple[int, list[str], array[int]]]:
+        """Per segment: its first document number, each of its documents' tie-break values, and its
+        documents sorted by value (then number). Read once per kept segment."""
+        found = []
+        for (first, values), (_, _, segment) in zip(
+            self.values(searcher, self.column),
+            [leaf for leaf in self._leaves if leaf[0].doc_count_all()],
+            strict=True,
+        ):
             order = self._orders.get(segment) if segment is not None else None
             if order is None:
-                values = list(reader.column_reader(self.column))
-                order = (values, array("i", sorted(range(len(values)), key=values.__getitem__)))
+                order = array("i", sorted(range(len(values)), key=values.__getitem__))
                 if segment is not None:
                     self._orders[segment] = order
-            found.append((first, *order))
+            found.append((first, values, order))
         return found
 
     def _segment(self, reader: Any, segment: str | None, field: str, word: str) -> Sets:

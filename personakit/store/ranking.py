@@ -70,10 +70,11 @@ class Ranker:
         """Per id that more than one restricted document has, those documents as a bit set; worked out once
         per searcher (copies are rare: usually there are none)."""
         if self._copies[0] is not s:
-            memory_id = self._kept.column(s, "id")
+            restricted = self.postings.word(s, "state", "restricted")[1]
             seen: dict[str, list[int]] = {}
-            for doc in members(self.postings.word(s, "state", "restricted")[1]):
-                seen.setdefault(memory_id(doc), []).append(doc)
+            for first, ids in self.postings.values(s, "id"):
+                for doc in members((restricted >> first) & ((1 << len(ids)) - 1)):
+                    seen.setdefault(ids[doc], []).append(first + doc)
             size = s.reader().doc_count_all()
             self._copies = (s, [bits(docs, size) for docs in seen.values() if len(docs) > 1])
         return self._copies[1]
