@@ -9,7 +9,7 @@ Each figure is CPU time, the fastest of several runs, over three rounds that alt
 - masking a 300-character memory as a read does (`masking.mask`, emails and credentials);
 - a whole proposal check (`check_proposal`) with a 300-character text and a 1 MB quote, in ASCII prose
   and in prose in other scripts;
-- with `--adversarial`, the check of 1 MB built to be slow (the shapes `tests/test_credentials.py`
+- with `--adversarial`, the check of 1 MB built to be slow (the shapes `tests/core/test_credentials.py`
   feeds it), once each.
 
     python bench/credentials.py              # main vs this checkout
@@ -111,7 +111,7 @@ ADVERSARIAL: dict[str, Callable[[], str]] = {
 
 
 def measure(adversarial: bool) -> dict[str, float]:
-    from personakit.core.credentials import looks_like_credential
+    from personakit.core.credentials.engine import looks_like_credential
     from personakit.core.masking import mask
     from personakit.core.proposal import check_proposal
 

@@ -272,7 +272,7 @@ def bench_gitconfig() -> Path:
 
 def build_vault(n: int, root: Path, seed: int = 1) -> dict[str, float]:
     """Write a vault of n memories at root (which must not exist). Returns seconds per phase."""
-    from personakit.service import init_vault  # imported late: only building needs the service
+    from personakit.vault.service import init_vault  # imported late: only building needs the service
 
     os.environ["GIT_CONFIG_GLOBAL"] = str(bench_gitconfig())
     os.environ["GIT_CONFIG_NOSYSTEM"] = "1"

@@ -4,7 +4,7 @@ Opens a copy of a cached bench vault with `PersonaKit` (index built if missing),
 `read()` over both workloads. With `--profile`, prints cProfile's top functions for the conversational
 workload. With `--dump FILE`, writes every question's returned ids and withheld count; with
 `--compare FILE`, checks them against such a file (a ranking change shows up here at 10k or 100k, where
-ties at the cut are common, beyond the retrieval-quality set that `tests/test_ranking_unchanged.py` pins).
+ties at the cut are common, beyond the retrieval-quality set that `tests/store/test_ranking_unchanged.py` pins).
 
     python bench/inprocess.py 10000
     python bench/inprocess.py 10000 --profile
@@ -28,7 +28,7 @@ from pathlib import Path
 import generate
 from measure import percentile
 
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 
 def main(argv: list[str] | None = None) -> int:

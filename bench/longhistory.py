@@ -85,7 +85,7 @@ def cached_pair(n: int, commits: int, quiet: bool = False) -> tuple[Path, Path]:
 
 
 def build_pair(n: int, commits: int, long: Path, fresh: Path, seed: int = 11) -> dict[str, float]:
-    from personakit.service import init_vault  # imported late: only building needs the service
+    from personakit.vault.service import init_vault  # imported late: only building needs the service
 
     os.environ["GIT_CONFIG_GLOBAL"] = str(generate.bench_gitconfig())
     os.environ["GIT_CONFIG_NOSYSTEM"] = "1"

@@ -31,7 +31,7 @@ from generate import bench_gitconfig, cached_vault, copy_vault
 
 from personakit.core.memory import parse_memory
 from personakit.owner.decisions import decide
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 CHANGES = 10
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import ClientSession, Implementation, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from personakit.service import init_vault
+from personakit.vault.service import init_vault
 
 ISOLATED_VARS = ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "PERSONAKIT_VAULT", "PATH")
 

@@ -146,7 +146,9 @@ def dni(rng: random.Random) -> str:
     return f"{number}{'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}"
 
 
-_WORDLIST = (Path(__file__).parents[1] / "personakit/core/data/bip39-english.txt").read_text().split()
+_WORDLIST = (
+    (Path(__file__).parents[1] / "personakit/core/credentials/data/bip39-english.txt").read_text().split()
+)
 
 
 def seed_phrase(rng: random.Random) -> str:

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from credential_corpus import PARTS, Benign, Secret, benign, secrets
 
-from personakit.core.credentials import holds_credential
+from personakit.core.credentials.engine import holds_credential
 
 
 @dataclass

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from personakit.core.memory import parse_memory
 from personakit.owner.decisions import decide, forget
-from personakit.service import PersonaKit, ProposeResult, init_vault
-from personakit.sync import Report, sync
+from personakit.sync.syncing import Report, sync
+from personakit.vault.service import PersonaKit, ProposeResult, init_vault
 
 
 def git(where: Path, *args: str, check: bool = True) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from personakit.cli import main
 from personakit.core.memory import memory_id
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

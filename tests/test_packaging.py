@@ -23,14 +23,14 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     shipped = set(zipfile.ZipFile(wheel).namelist())
     source = {p.relative_to(ROOT).as_posix() for p in (ROOT / "personakit").rglob("*.py")}
     assert source - shipped == set()  # a package missing from pyproject's list breaks the installed command
-    assert "personakit/guide.md" in shipped
+    assert "personakit/mcp/guide.md" in shipped
     subprocess.run([*PIP, "install", "--no-deps", "--target", str(target), str(wheel)], check=True)
     script = (
-        "import sys; from personakit.store.files import template_dir; from personakit.service import init_vault;"
-        "from personakit.resources import guide_text; assert guide_text().startswith('# Using PersonaKit');"
+        "import sys; from personakit.store.files import template_dir; from personakit.vault.service import init_vault;"
+        "from personakit.mcp.resources import guide_text; assert guide_text().startswith('# Using PersonaKit');"
         "t = template_dir(); assert str(t).startswith(sys.argv[1]), t;"
         "init_vault(__import__('pathlib').Path(sys.argv[2]));"
-        "from personakit.core.credentials import looks_like_credential as found;"  # reads core/data/
+        "from personakit.core.credentials.engine import looks_like_credential as found;"  # reads core/data/
         "assert found('legal winner thank year wave sausage worth useful legal winner thank yellow')"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
@@ -51,6 +51,7 @@ def _tool(name: str) -> str | None:
     return str(beside) if beside.exists() else shutil.which(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("installer", ["pipx", "uv"])
 def test_installed_like_an_app_the_command_needs_no_virtual_environment_path(
     installer: str, tmp_path: Path

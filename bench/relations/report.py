@@ -1,4 +1,4 @@
-"""How well `personakit.core.relations` finds clashes and near-duplicates, on labeled memory pairs.
+"""How well `personakit.core.relations.pairs` finds clashes and near-duplicates, on labeled memory pairs.
 
 The pairs live in `tests/data/relations/`: `tuning.tsv` (the rules were tuned on it) and `held_out.tsv`
 (written after the tuning, never used to tune). Each line is `label<TAB>memory a<TAB>memory b`, with the
@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from personakit.core.relations import analyse, clash, similar
+from personakit.core.relations.pairs import analyse, clash, similar
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "relations"
 PARTS = ("tuning", "held_out")

@@ -1,6 +1,6 @@
 """What near-duplicates and clashes cost at 10k memories (a benchmark, not a test: nothing here fails).
 
-- Marking a proposal: the time `personakit.linking.link` takes inside real `propose` calls (the index
+- Marking a proposal: the time `personakit.vault.linking.link` takes inside real `propose` calls (the index
   asked for the memories sharing most words, the near-duplicate rule run on them), over proposals of new
   memories and of rewordings of existing ones ("The user ..." in front, a verb of liking swapped), on a
   copy of the benchmark's generated vault. Propose's whole time is shown beside it.
@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import generate
 
-import personakit.service
+import personakit.vault.service
 from personakit.owner.corrections import vault_clashes, vault_similar
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -77,7 +77,7 @@ def main() -> int:
         cpu: list[float] = []  # the thread's CPU time: what the wall time would be on an idle machine
         whole: list[float] = []
         marked = 0
-        link = personakit.service.link
+        link = personakit.vault.service.link
 
         def timed_link(*a: object) -> object:
             nonlocal marked
@@ -88,12 +88,12 @@ def main() -> int:
             marked += bool(linked.similar)
             return linked
 
-        personakit.service.link = timed_link  # type: ignore[assignment]
+        personakit.vault.service.link = timed_link  # type: ignore[assignment]
         for text in texts:
             start = time.perf_counter()
             kit.propose(text, f"I said {text.lower()}", "other", "bench")
             whole.append((time.perf_counter() - start) * 1000)
-        personakit.service.link = link
+        personakit.vault.service.link = link
 
         start = time.perf_counter()
         clashing = vault_clashes(kit)

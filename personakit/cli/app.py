@@ -18,9 +18,9 @@ from contextlib import suppress
 
 from personakit import __version__
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit
 from personakit.store.files import VaultFiles, resolve_vault
 from personakit.store.history import NO_IDENTITY
+from personakit.vault.service import PersonaKit
 
 Command = Callable[[argparse.Namespace], int]
 Arguments = Callable[[argparse.ArgumentParser], None]

@@ -23,7 +23,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     the more private state is kept and listed below), and pushes; never forces. Running servers see what
     came in within a second. Uses git's own credentials (ssh keys, credential helpers); docs/sync.md has
     the rules and how to set up a remote."""
-    from personakit.sync import sync
+    from personakit.sync.syncing import sync
 
     kit = open_vault(args, writes=True)
     report = sync(kit, args.remote, interactive=sys.stdin.isatty())
@@ -46,7 +46,7 @@ def cmd_remote(args: argparse.Namespace) -> int:
     The same as `git remote add` in the vault. Use a private repository: the remote holds every memory,
     restricted ones included."""
     from personakit.store.plumbing import Plumbing
-    from personakit.sync import SYNCED
+    from personakit.sync.syncing import SYNCED
 
     kit = open_vault(args, writes=args.action == "add")
     git = Plumbing(kit.history)

@@ -11,7 +11,7 @@ from personakit.cli.app import command, open_vault, warn, warn_broken
 from personakit.core.memory import MAX_TEXT
 from personakit.core.proposal import shorten
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 if TYPE_CHECKING:
     from personakit.owner.importing.storing import Outcome

@@ -6,8 +6,8 @@ import argparse
 
 from personakit.cli.app import command, tell_no_identity, warn_broken
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit, init_vault
 from personakit.store.files import VaultFiles, resolve_vault
+from personakit.vault.service import PersonaKit, init_vault
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,7 +32,7 @@ def _serve_arguments(p: argparse.ArgumentParser) -> None:
 @command("serve", "personakit serve --vault ~/PersonaKit", _serve_arguments)
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the MCP server on stdio for an assistant's host (the vault is created on first use)."""
-    from personakit.server import serve  # the MCP SDK is only imported by the command that needs it
+    from personakit.mcp.server import serve  # the MCP SDK is only imported by the command that needs it
 
     serve(args.vault, read_only=args.read_only)
     return 0
@@ -84,6 +84,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     Proposals made through the real server as a host would make them, an approval and a restriction, the
     read an assistant gets, and the git log that recorded it all. Your own vault is not touched."""
-    from personakit.demo import run_demo
+    from personakit.mcp.demo import run_demo
 
     return run_demo(keep=args.keep)

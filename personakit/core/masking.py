@@ -32,10 +32,10 @@ from urllib.parse import unquote
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from personakit.core.credentials import mask_together
+from personakit.core.credentials.engine import mask_together
+from personakit.core.credentials.textview import read
 from personakit.core.memory import CATEGORIES, Category, Memory
 from personakit.core.proposal import shorten
-from personakit.core.textview import read
 
 MAX_QUOTES = 2
 MAX_QUOTE_CHARS = 240

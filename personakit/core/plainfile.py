@@ -8,7 +8,7 @@ for anything else (a comment, another key, a key twice, a quoting or value it do
 a text with a problem to report), and `read_memory` then falls back to `parse_memory`.
 
 For every file it accepts, `read_plain` gives the same Memory as `parse_memory`, problems included
-(tests/test_plainfile.py checks this against generated and mangled files). To stay exact it leaves YAML's
+(tests/core/test_plainfile.py checks this against generated and mangled files). To stay exact it leaves YAML's
 own questions to PyYAML: whether a plain value reads as a string is decided by PyYAML's resolver, and a
 character PyYAML's reader refuses sends the file to the slow path, which reports it.
 """

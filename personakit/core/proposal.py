@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, cast, get_args
 
-from personakit.core.credentials import holds_credential
+from personakit.core.credentials.engine import holds_credential
 from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category, clean
 
 Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]

@@ -27,8 +27,8 @@ from personakit.core.memory import (
 )
 from personakit.core.proposal import Reason, check_proposal
 from personakit.errors import PersonaKitError
-from personakit.service import PersonaKit, now
-from personakit.writing import write
+from personakit.vault.service import PersonaKit, now
+from personakit.vault.writing import write
 
 OWNER = "owner"  # proposed_by of the owner's own memories
 Outcome = Literal["added", "approved", "evidence", "unchanged"]

@@ -27,9 +27,9 @@ from personakit.core.reading import ReadResult
 from personakit.core.words import words, written_without_spaces
 from personakit.errors import PersonaKitError
 from personakit.owner.corrections import link_lines
-from personakit.service import PersonaKit
 from personakit.store.history import Commit
 from personakit.store.index import ALL_WORDS_FIELDS
+from personakit.vault.service import PersonaKit
 
 _SUBJECT = re.compile(
     r"^(?P<verb>[a-z]+)(?: for)? (?P<id>m_[0-9a-f]{12})(?: (?:with|into) (?P<other>m_[0-9a-f]{12}))?: (?P<text>.*)$",

@@ -37,11 +37,11 @@ from personakit.core.memory import (
     set_key,
     set_state,
 )
-from personakit.core.relations import clashes, clashes_with, search_words, similar_groups
+from personakit.core.relations.pairs import clashes, clashes_with, search_words, similar_groups
 from personakit.errors import PersonaKitError
-from personakit.linking import copies
-from personakit.service import PersonaKit
-from personakit.writing import write
+from personakit.vault.linking import copies
+from personakit.vault.service import PersonaKit
+from personakit.vault.writing import write
 
 Say = Callable[[str], None]
 CLASH_CANDIDATES = 40  # memories sharing most words with one memory that review checks for clashes

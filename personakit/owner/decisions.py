@@ -19,7 +19,6 @@ from contextlib import suppress
 from functools import partial
 from pathlib import Path
 
-from personakit.copies import on_disk
 from personakit.core.memory import (
     CATEGORIES,
     STATES,
@@ -34,9 +33,10 @@ from personakit.core.memory import (
 )
 from personakit.errors import PersonaKitError, UnknownMemory
 from personakit.owner.corrections import approve_replacement
-from personakit.service import PersonaKit
 from personakit.store.files import plain_name
-from personakit.writing import Change, write
+from personakit.vault.copies import on_disk
+from personakit.vault.service import PersonaKit
+from personakit.vault.writing import Change, write
 
 
 def resolve(kit: PersonaKit, ref: str) -> Memory:

@@ -18,15 +18,15 @@ from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from personakit.core.credentials import holds_credential, looks_like_credential
+from personakit.core.credentials.engine import holds_credential, looks_like_credential
 from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory
 from personakit.core.plainfile import read_memory
-from personakit.core.relations import clashes
-from personakit.service import PersonaKit
+from personakit.core.relations.pairs import clashes
 from personakit.store.files import FileStat, plain_name
 from personakit.store.history import NO_IDENTITY
 from personakit.store.private import loose
+from personakit.vault.service import PersonaKit
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from personakit.copies import effective
 from personakit.core.masking import by_category, mask
 from personakit.core.memory import Memory
-from personakit.service import PersonaKit
+from personakit.vault.copies import effective
+from personakit.vault.service import PersonaKit
 
 FORMATS = ("markdown", "json", "jsonl")
 STATES = ("approved", "visible")

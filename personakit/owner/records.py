@@ -14,7 +14,7 @@ from typing import Any
 
 from personakit.core.memory import Memory
 from personakit.owner.audit import Event
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 
 def memory_record(memory: Memory) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from personakit.errors import PersonaKitError
 from personakit.owner.audit import local
 from personakit.owner.corrections import current, likely_clashes, merge, merge_targets
 from personakit.owner.decisions import decide, recategorize
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 KEYS = "a approve · r reject · s restrict · e edit · c category · m merge · n skip · q quit · ? help"
 HELP = """\

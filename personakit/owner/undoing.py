@@ -23,9 +23,9 @@ from pathlib import Path
 from personakit.core.memory import InvalidMemory, parse_memory
 from personakit.errors import PersonaKitError
 from personakit.owner.audit import _SUBJECT, local
-from personakit.service import ASSISTANT_EMAIL, PersonaKit
 from personakit.store.history import Commit
-from personakit.writing import Change, write
+from personakit.vault.service import ASSISTANT_EMAIL, PersonaKit
+from personakit.vault.writing import Change, write
 
 OWNER_VERBS = frozenset(
     (

@@ -335,3 +335,12 @@ def fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_whole(path: str, text: str) -> None:
+    """Replace a file outside memories/ whole (a git setting file, a merged memory git handed us)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".personakit-merge-")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(text.encode("utf-8"))
+    os.replace(tmp, path)

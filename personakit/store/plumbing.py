@@ -2,7 +2,7 @@
 
 Built on `History`'s git handle (so `store/history.py` stays the only importer of GitPython), in a module
 of its own so neither grows past a few hundred lines. Nothing here touches the work tree, and git's index
-only in `stage` (through `store/ownerindex`, as History's commits do), which `personakit.sync` calls under
+only in `stage` (through `store/ownerindex`, as History's commits do), which `personakit.sync.syncing` calls under
 the vault lock: trees are built in an index of their own (`build_tree`) and commits with `commit-tree`,
 so a sync can prepare a whole new history and move the vault to it with one compare-and-swap of HEAD.
 Like History, it never lets the owner's git hooks run.

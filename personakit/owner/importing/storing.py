@@ -35,8 +35,8 @@ from personakit.core.proposal import check_proposal
 from personakit.errors import PersonaKitError
 from personakit.owner.importing import FORMATS, Item, basic_memory, parsers
 from personakit.owner.importing.guess import guess
-from personakit.service import PersonaKit, now
-from personakit.writing import write
+from personakit.vault.service import PersonaKit, now
+from personakit.vault.writing import write
 
 MAX_SOURCE_BYTES = 20_000_000
 Verdict = Literal["new", "known", "refused", "skipped"]

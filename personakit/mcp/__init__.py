@@ -1,0 +1,2 @@
+"""The MCP front door: the two tools (`server`), the resources and the guide prompt (`resources`,
+`guide.md`), the JSON-RPC answers the SDK does not give (`jsonrpc`), and the first-look demo (`demo`)."""

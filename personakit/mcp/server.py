@@ -1,0 +1,251 @@
+"""`personakit serve`: the stdio MCP server. Two tools, their schemas and annotations; the resources and
+the guide prompt are in `resources.py`.
+
+Owner decisions (approve, reject, restrict, forget, edit) are deliberately not tools: there is no path
+from a model to them. Tool results are the service's own dicts, so structured content and the text block
+carry the same JSON. stdout is the protocol; everything this process says goes to stderr.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, TypeVar, cast
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.stdio import stdio_server
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from personakit import __version__
+from personakit.core.reading import DEFAULT_LIMIT, ReadResult
+from personakit.errors import PersonaKitError
+from personakit.mcp.jsonrpc import AnsweredLines
+from personakit.mcp.resources import PersonaKitServer, register
+from personakit.mcp.resources import host_of as _host
+from personakit.mcp.resources import kit_of as _kit
+from personakit.vault.service import PersonaKit, ProposeResult
+
+log = logging.getLogger("personakit")
+E = TypeVar("E", bound=BaseException)
+
+ABOUT = """\
+PersonaKit is the user's own memory of who they are: preferences, how they work, their tools, background \
+and constraints.\
+"""
+
+READ_GUIDE = """\
+Read: call personakit_read at the start of a task, and whenever knowing the user would change your answer \
+(tone, tools, format, scheduling, what to avoid). Ask in plain words about what you need. Memories marked \
+confirmed: false are unreviewed; treat them as hints, not facts.\
+"""
+
+READ_ONLY_INSTRUCTIONS = f"{ABOUT}\n\n{READ_GUIDE}"  # a read-only server says nothing of proposing
+
+INSTRUCTIONS = f"""\
+{ABOUT} The user reviews everything you propose.
+
+{READ_GUIDE}
+
+Propose: call personakit_propose when the user reveals something durable about themselves that would help \
+in future conversations. One short statement per memory, about the user, with their own words as the \
+quote. Do not propose one-off task details, things about other people, guesses, or anything sensitive the \
+user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.
+
+Correct: when the user says something a memory you read is no longer true or was wrong (they moved, \
+changed jobs, changed their mind), propose the corrected memory with `replaces` set to that memory's id. \
+The user decides; the old memory stays until they approve the correction.\
+"""
+
+READ_DESCRIPTION = """\
+What PersonaKit knows about the user that bears on a question. Memories are ranked by how many distinct \
+words they share with the question; approved memories fill up to three places when few match. Restricted \
+memories are never returned, only counted in `withheld`. `confirmed: false` marks unreviewed memories.\
+"""
+
+PROPOSE_DESCRIPTION = """\
+Propose one memory about the user, with a quote of their own words as evidence. It is stored as \
+unconfirmed until the user reviews it. Proposing the same memory again adds a new quote and changes \
+nothing else. Refused (stored: false) with a reason: empty_text, too_long (over 300 characters), \
+credential_shape (looks like a password, key or token), empty_quote. To correct a memory personakit_read \
+gave you (the user moved, changed jobs, changed their mind), propose the corrected statement and pass the \
+old memory's id as `replaces`; the old one is retired only when the user approves the correction.\
+"""
+
+REPLACES_HELP = (
+    "Optional: the id (m_...) of a memory personakit_read gave you that this one corrects. Leave it out "
+    "for a new fact; an id that cannot be replaced is ignored and the memory is stored as a new one"
+)
+
+CATEGORY_HELP = (
+    "One of communication, work-style, tools, preferences, background, constraints, other; "
+    "anything else is stored as other"
+)
+
+
+def build_server(
+    vault: str | None, read_only: bool = False, opened: PersonaKit | None = None
+) -> MCPServer[PersonaKit]:
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[PersonaKit]) -> AsyncIterator[PersonaKit]:
+        kit = opened or PersonaKit(vault)
+        kit.start(watch=True, background=True)
+        # What exists now (the SDK, the open index) lives as long as the server: keep the collector's full
+        # passes from walking it again and again (one took 14 ms, in the middle of a read, at 10k).
+        gc.freeze()
+        _running.append(kit)
+        log.info("serving %s%s", kit.root, " (read-only)" if read_only else "")
+        try:
+            yield kit
+        finally:
+            _running.remove(kit)
+            kit.close()
+
+    tools = [
+        _tool(
+            personakit_read,
+            name="personakit_read",
+            title="Read what PersonaKit knows about the user",
+            description=READ_DESCRIPTION,
+            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        )
+    ]
+    if not read_only:
+        tools.append(
+            _tool(
+                personakit_propose,
+                name="personakit_propose",
+                title="Propose a memory about the user",
+                description=PROPOSE_DESCRIPTION,
+                annotations=ToolAnnotations(
+                    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+                ),
+            )
+        )
+    server = PersonaKitServer(
+        "personakit",
+        version=__version__,
+        instructions=READ_ONLY_INSTRUCTIONS if read_only else INSTRUCTIONS,
+        lifespan=lifespan,
+        tools=tools,
+    )
+    register(server, read_only)  # the resources and the guide prompt
+    return server
+
+
+def personakit_read(
+    question: Annotated[str, Field(description="What you are trying to answer, in plain words")],
+    ctx: Context,
+    limit: Annotated[int, Field(description="Most memories to return; clamped to 1-20")] = DEFAULT_LIMIT,
+) -> ReadResult:
+    return _call(lambda: _kit(ctx).read(question, limit, _host(ctx)))
+
+
+def personakit_propose(
+    text: Annotated[str, Field(description="The memory: one short statement about the user")],
+    quote: Annotated[str, Field(description="The user's own words that support it")],
+    category: Annotated[str, Field(description=CATEGORY_HELP)],
+    ctx: Context,
+    replaces: Annotated[str | None, Field(description=REPLACES_HELP)] = None,
+) -> ProposeResult:
+    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces))
+
+
+def _tool(fn: Any, **details: Any) -> Tool:
+    """A tool whose output schema has its `$defs` written in place: a client checks every result against
+    it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read)."""
+    tool = Tool.from_function(fn, **details)
+    if tool.fn_metadata.output_schema is not None:
+        tool.fn_metadata.output_schema = _inline_defs(tool.fn_metadata.output_schema)
+    return tool
+
+
+def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):  # pydantic's only kind; never recursive here
+            node = {**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}}
+        return {key: inline(value) for key, value in node.items() if key != "$defs"}
+
+    return cast(dict[str, Any], inline(schema))
+
+
+_running: list[PersonaKit] = []
+
+
+def _call(work: Any) -> Any:
+    try:
+        return work()
+    except PersonaKitError as error:
+        raise ToolError(_sentence(str(error))) from None
+    except Exception:
+        log.exception("a tool call failed")
+        raise ToolError(
+            "PersonaKit hit an internal error; nothing stored was lost. Details are in its log."
+        ) from None
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM or Ctrl-C: let a write in flight finish whole (waiting 5 s at most), then leave at once.
+
+    os._exit ends every thread with the process; git children are only run while the vault lock is
+    held, so once close() has the lock, none is running."""
+    for kit in list(_running):
+        try:
+            kit.close(wait=5.0)
+        except Exception:
+            log.exception("could not close the vault cleanly; every write is atomic, so nothing is lost")
+    sys.stderr.flush()
+    os._exit(0 if signum == signal.SIGTERM else 128 + signum)
+
+
+def serve(vault: str | None, read_only: bool = False) -> None:
+    """Serve until stdin closes. A vault that cannot be opened or started ends the process with one sentence
+    on stderr (raised as PersonaKitError for the command line to print), before or after the handshake."""
+    os.environ["GIT_TERMINAL_PROMPT"] = "0"  # no git this process runs may ever wait on a terminal
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, _terminate)
+    kit = PersonaKit(vault)  # a folder that is not a vault, a file, no git: a sentence, before any protocol
+    kit.history.dirs()
+    try:
+        anyio.run(_serve_stdio, build_server(vault, read_only, kit))
+    except BaseExceptionGroup as group:  # the SDK's task groups wrap what the lifespan raised
+        found = _first(group, PersonaKitError) or _first(group, Exception)
+        if found is None:
+            raise
+        raise found from None  # the command line turns it into one sentence
+
+
+def _first(error: BaseException, kind: type[E]) -> E | None:
+    """The first exception of kind in error, looking inside exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return next((f for e in error.exceptions if (f := _first(e, kind)) is not None), None)
+    return error if isinstance(error, kind) else None
+
+
+async def _serve_stdio(server: MCPServer[PersonaKit]) -> None:
+    """The SDK's `run_stdio_async`, with stdin read through `AnsweredLines`."""
+    lines = AnsweredLines()
+    async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+        lines.answer_with(write_stream)
+        lowlevel = server._lowlevel_server  # the SDK offers no other way to give its stdio transport a stdin
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

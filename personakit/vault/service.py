@@ -1,0 +1,315 @@
+"""The PersonaKit object: read and propose, and the wiring of the stores. Both front doors call it.
+
+A read walks one way: index (candidates by word) -> files (each candidate's current state on disk)
+-> reading (order, fill, withheld) -> masking. A proposal: proposal checks -> files (atomic write under
+the vault lock) -> history (one commit) -> index. Changes made by anyone else (an editor, Obsidian,
+another process) come in through `intake`, called by the watcher and at start. The owner's decisions
+live in `personakit.owner`; every change to memories/ is written by `personakit.vault.writing`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable
+from contextlib import nullcontext
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import NotRequired, TypeVar
+
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
+
+from personakit.core.memory import (
+    VISIBLE_STATES,
+    Memory,
+    State,
+    add_evidence,
+    memory_id,
+    most_private,
+    normalize,
+    render_memory,
+    slug,
+)
+from personakit.core.proposal import Reason, check_proposal
+from personakit.core.reading import Match, ReadResult, clamp_limit, compose
+from personakit.core.words import words
+from personakit.errors import PersonaKitError, ReadOnlyVault
+from personakit.store.files import VaultFiles, resolve_vault
+from personakit.store.history import History
+from personakit.store.ledger import Ledger
+from personakit.store.packing import maybe_pack
+from personakit.store.private import private_umask, refuse_outside, tighten
+from personakit.store.watcher import Watcher
+from personakit.vault.copies import effective, of_proposal
+from personakit.vault.gitconfig import install as install_driver
+from personakit.vault.housekeeping import bring_up_to_date
+from personakit.vault.intake import take_in
+from personakit.vault.linking import link
+from personakit.vault.moving import recover
+from personakit.vault.state import Vault
+from personakit.vault.writing import write
+
+log = logging.getLogger("personakit")
+T = TypeVar("T")
+
+MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
+WARM_AFTER = 1.0  # seconds after start before a server reads ahead the common words (start-up goes first)
+SYNC_AFTER = 0.3  # seconds after start before a server with an index checks it against every file: its host's
+# handshake goes first (the check holds Python's GIL for 0.3 s at 10k memories, 3 s at 100k)
+ASSISTANT_EMAIL = "assistant@personakit.invalid"
+
+
+class ProposeResult(TypedDict):
+    stored: bool
+    id: NotRequired[str]
+    new: NotRequired[bool]
+    state: NotRequired[State]
+    reason: NotRequired[Reason]
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def host_name(name: object) -> str:
+    """The host's name from its client info, safe to write into front matter and a commit author."""
+    text = re.sub(r"[^\w .@()+-]", "", str(name or ""))[:64].strip()
+    return text or "unknown-assistant"
+
+
+def init_vault(root: Path) -> str | None:
+    """Make root a new vault from the template. Returns a sentence for the owner, if there is one to say."""
+    private_umask()
+    files = VaultFiles(root)
+    if files.is_vault():
+        return None
+    refuse_outside(root)
+    history = History(root, files.lock)  # no git: say so before anything is written
+    written = files.copy_template()
+    with files.lock():
+        said = history.init(written)
+        install_driver(history)
+    tighten(root)
+    return said
+
+
+class PersonaKit(Vault):
+    def __init__(self, vault: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        private_umask()  # for the files this process and git, its child, make
+        root = resolve_vault(vault)
+        refuse_outside(root)
+        if not VaultFiles(root).is_vault():
+            if not create:
+                raise PersonaKitError(f"{root} is not a PersonaKit vault; make one with: personakit init")
+            said = init_vault(root)
+            log.info("created a new vault at %s", root)
+            if said:
+                log.warning("%s", said)
+        super().__init__(root)
+        if not self.writable:
+            log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
+        self.ledger = Ledger(self.files.state)
+        self._watcher: Watcher | None = None
+        self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
+        self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
+        self._caught_up.set()
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+    def start(self, watch: bool = False, background: bool = False) -> None:
+        """Open the index and bring it level with the files; with watch, keep it so."""
+        if self.writable:
+            tighten(self.root)
+            self.history.keep_private()
+            self.files.ensure_state_dir()
+            install_driver(self.history)  # git's config is per clone: a fresh clone gets the driver here
+        with self.mutating():  # several servers may start at once on a vault with no index yet
+            if self.writable:
+                self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
+                bring_up_to_date(self)  # an older PersonaKit's vault: git's index format, .gitignore
+            fresh = self.index.open()
+        if watch:
+            self._watcher = Watcher(self.files.memories, self.sync)
+            self._watcher.start()
+        if background and not fresh:
+            # Reads check each candidate against the disk, so they may run while a known index catches up.
+            self._caught_up.clear()
+            self._synced.set()
+            threading.Thread(
+                target=self._sync_all_logged, args=(SYNC_AFTER,), name="personakit-sync", daemon=True
+            ).start()
+        else:
+            self._sync_all_logged()
+        if self.writable:
+            maybe_pack(self.root)
+        if watch:  # a server: read ahead the everyday words' postings, once it has answered its host
+            threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
+
+    def close(self, wait: float = 30.0) -> None:
+        self.history.owner_index.stop()
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
+        with in_flight:  # a write in flight ends whole before the index closes
+            self.index.close()
+        self.git_worker.shutdown()
+
+    def _sync_all_logged(self, after: float = 0.0) -> None:
+        time.sleep(after)
+        try:
+            self._sync_logged(None, commit=True)
+        finally:
+            self._synced.set()
+            self._caught_up.set()
+
+    def _warm_logged(self, after: float = WARM_AFTER) -> None:
+        time.sleep(after)
+        self.wait_until_synced()
+        try:
+            self.index.warm()
+        except Exception as error:  # only a head start: reads read what they need anyway
+            log.debug("could not read ahead the common words: %s", error)
+
+    def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
+        try:
+            self.sync(names, commit)
+        except Exception:
+            log.exception("could not bring the index level with the files")
+
+    # -- taking in changes ----------------------------------------------------------------------------
+    def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
+        """Take in changes to the named files (None: every file): see `personakit.vault.intake`."""
+        if commit:
+            recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
+        take_in(self, names, commit)
+
+    def wait_until_synced(self) -> None:
+        """Wait for the start-up pass (run in the background by a server) to finish."""
+        self._synced.wait(timeout=600)
+
+    # -- the two tools --------------------------------------------------------------------------------
+    def read(self, question: str, limit: int = 7, host: str = "owner", record: bool = True) -> ReadResult:
+        if len(question) > MAX_QUESTION:
+            raise PersonaKitError(
+                f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
+            )
+        self.wait_until_synced()
+        limit = clamp_limit(limit)
+        terms = words(question)
+        wanted = limit
+        while True:  # a few more candidates when files changed state on disk since they were indexed
+            hits = self.indexed(partial(self.index.search, terms, wanted))
+            matches: list[Match] = []
+            withheld = set()  # restricted on disk since it was indexed, or a copy is
+            for hit, memory in zip(hits, effective(self, hits), strict=True):
+                if memory is None:
+                    continue
+                if memory.state in VISIBLE_STATES:
+                    matches.append(Match(memory, hit.shared, hit.fine))
+                elif memory.state == "restricted":
+                    withheld.add(memory.id)
+            if len(matches) >= limit or len(hits) < wanted:
+                break
+            wanted += limit + 10
+        approved: list[Memory] = []
+        if len(matches) < 3:
+            newest = self.indexed(lambda: self.index.newest("approved", 3 + len(matches)))
+            for memory in effective(self, newest):
+                if memory is not None and memory.state == "approved":
+                    approved.append(memory)
+        count = self.indexed(lambda: self.index.count_restricted(terms, withheld))
+        result = compose(_unique(matches), approved, count, limit)
+        if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
+            ids = [m["id"] for m in result["memories"]]
+            self.ledger.record(
+                {
+                    "at": now(),
+                    "host": host,
+                    "question": question[:500],
+                    "ids": ids,
+                    "withheld": result["withheld"],
+                }
+            )
+        return result
+
+    def propose(
+        self, text: str, quote: str, category: str, host: str = "unknown-assistant", replaces: object = None
+    ) -> ProposeResult:
+        """Store a proposal (see the contract). `replaces` links a correction to the memory it corrects, and
+        near-duplicates are marked (`personakit.vault.linking`); neither changes the answer."""
+        checked = check_proposal(text, quote, category)
+        if isinstance(checked, str):
+            return {"stored": False, "reason": checked}
+        if not self.writable:
+            raise ReadOnlyVault(f"the vault at {self.root} cannot be written (read-only); nothing was stored")
+        mid = memory_id(checked.text)
+        author = (f"{host} (assistant)", ASSISTANT_EMAIL)
+        self._caught_up.wait(timeout=600)  # every unreadable file is known (see copies.on_disk)
+        try:
+            with self.files.lock():
+                stem = slug(checked.text)
+                found = of_proposal(self, mid, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"])
+                if found:
+                    memory, raw = found[0]
+                    if normalize(checked.quote) not in {normalize(q) for m, _ in found for q in m.evidence}:
+                        evidence = add_evidence(raw, checked.quote)
+                        write(
+                            self, [(memory.name, raw, evidence)], f"evidence for {mid}: {memory.text}", author
+                        )
+                    state = most_private(m.state for m, _ in found)
+                    return {"stored": True, "id": mid, "new": False, "state": state}
+                memory = Memory(
+                    id=mid, text=checked.text, category=checked.category, state="unconfirmed",
+                    evidence=(checked.quote,), proposed_by=host, created=now(),
+                    name=self.files.free_name(stem, mid[2:8]),
+                )  # fmt: skip
+                memory = link(self, memory, replaces)
+                write(
+                    self,
+                    [(memory.name, None, render_memory(memory))],
+                    f"propose {mid}: {memory.text}",
+                    author,
+                )
+        except OSError as error:
+            raise ReadOnlyVault(
+                f"the vault could not be written ({error.strerror or error}); nothing was stored"
+            ) from None
+        return {"stored": True, "id": mid, "new": True, "state": "unconfirmed"}
+
+    def find_memory(self, mid: str, text: str) -> tuple[Memory, str] | None:
+        """The memory with this id on disk now, with its file's text (the index may lag a hand edit); a
+        file that may hold it but cannot be read refuses, as for a proposal (`copies.of_proposal`)."""
+        found = of_proposal(self, mid, [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"])
+        return found[0] if found else None
+
+    def require_writable(self) -> None:
+        if not self.writable:
+            raise ReadOnlyVault(
+                f"the vault at {self.root} cannot be written (read-only); nothing was changed"
+            )
+
+    def refresh_index(self) -> None:
+        """Open the index and bring it level with the files, committing nothing (for a vault mid-merge)."""
+        if self.writable:
+            tighten(self.root)
+            self.files.ensure_state_dir()
+        with self.mutating():
+            self.index.open()
+            self.sync(None, commit=False)
+        self._synced.set()
+        self._caught_up.set()
+
+
+def _unique(matches: list[Match]) -> list[Match]:
+    """One match per id: two files claiming one id (a copy made by hand) must not show twice."""
+    seen: set[str] = set()
+    out = []
+    for match in matches:
+        if match.memory.id not in seen:
+            seen.add(match.memory.id)
+            out.append(match)
+    return out

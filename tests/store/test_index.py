@@ -1,0 +1,153 @@
+"""The Whoosh index on disk: segment files as whoosh-ng reads them back, and the contract's order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from owner import commit_all, write_memory
+
+from personakit.core.memory import Memory
+from personakit.store.files import FileStat
+from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
+from personakit.vault.service import PersonaKit
+
+
+def memory(i: int, text: str, state: str = "unconfirmed", created: str = "2026-01-01T00:00:00Z") -> Memory:
+    return Memory(
+        id=f"m_{i:012x}", text=text, category="other", state=state, evidence=(f"quote {i}",),  # type: ignore[arg-type]
+        created=created, name=f"memory-{i}.md",
+    )  # fmt: skip
+
+
+def test_a_big_batch_is_written_as_plain_files_and_small_ones_still_open(tmp_path: Path) -> None:
+    """whoosh-ng copies a compound segment's terms into memory per reader, and rejects a plain segment
+    whose postings file is empty (a one-memory segment's is): both kinds must open again."""
+    folder = tmp_path / "index"
+    index = MemoryIndex(folder)
+    index.open()
+    batch = [(memory(i, f"likes tea number {i}"), FileStat(i, 10)) for i in range(PLAIN_SEGMENT_FROM)]
+    index.update(batch)
+    assert list(folder.glob("*.pst")) and not list(folder.glob("*.seg"))  # plain files
+    index.update([(memory(10**6, "drinks coffee alone"), FileStat(1, 1))])  # one memory: compound
+    assert list(folder.glob("*.seg"))
+    index.close()
+    again = MemoryIndex(folder)
+    assert again.open() is False  # opened as it was, not thrown away and rebuilt
+    assert [h.memory.text for h in again.search(["coffe"], 7)] == ["drinks coffee alone"]
+    assert len(again.search(["tea"], 7)) == 7
+    again.close()
+
+
+def test_a_tie_at_the_cut_is_ordered_approved_first_then_newest(tmp_path: Path) -> None:
+    """All twenty memories share the one word equally; only the tie-break decides which five come back."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    rows = [
+        (memory(i, f"walks {i}", "approved" if i % 4 == 0 else "unconfirmed", f"2026-01-{i + 1:02d}T00:00:00Z"),
+         FileStat(i, 1))
+        for i in range(20)
+    ]  # fmt: skip
+    index.update(rows)
+    found = [h.memory.text for h in index.search(["walk"], 5)]
+    assert found == ["walks 16", "walks 12", "walks 8", "walks 4", "walks 0"]  # approved, newest first
+    found = [h.memory.text for h in index.search(["walk"], 7)]
+    assert found[5:] == ["walks 19", "walks 18"]  # then unconfirmed, newest first
+    index.close()
+
+
+def test_postings_kept_for_a_searcher_never_hide_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Postings read for one question serve the next ones until the index changes, within a bound."""
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", 10)  # the 30-memory segment's are kept
+    for tiny in (False, True):
+        if tiny:  # every read drops what it kept
+            for bound in ("KEPT_BYTES", "SEARCHER_BYTES"):
+                monkeypatch.setattr(f"personakit.store.postings.{bound}", 10)
+        index = MemoryIndex(tmp_path / f"index-{tiny}")
+        index.open()
+        index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(30)])
+        first = [h.memory.id for h in index.search(["chess", "play"], 7)]
+        assert first == [h.memory.id for h in index.search(["chess", "play"], 7)]  # the kept postings
+        assert index.count_restricted(["chess"]) == 0
+        index.update([(memory(99, "plays chess", "restricted"), FileStat(99, 1))])
+        assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
+        index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
+        assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
+        # A memory of the kept segment changes: its old version there is deleted, never found again.
+        index.update([(memory(3, "reads novels"), FileStat(3, 2))])
+        found = [h.memory for h in index.search(["chess"], None)]
+        assert memory(3, "").id not in {m.id for m in found} and len(found) == 30
+        assert [h.memory.text for h in index.search(["novel"], 7)] == ["reads novels"]
+        index.close()
+
+
+def test_a_first_index_in_batches_takes_every_memory_once(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync of many files commits them to Whoosh in batches, to bound what it holds at once."""
+    monkeypatch.setattr("personakit.vault.intake.SYNC_BATCH", 7)
+    for i in range(30):
+        write_memory(vault, f"walk-{i}.md", f"Walks the dog at {i} o'clock", "approved")
+    commit_all(vault)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        names = sorted(hit.memory.name for hit in kit.index.all())
+        assert names == sorted(f"walk-{i}.md" for i in range(30))  # each once
+        assert len(kit.read("dog walks", limit=20, record=False)["memories"]) == 20
+    finally:
+        kit.close()
+
+
+def test_the_newest_approved_are_those_whoosh_sorts_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fill's newest approved memories come from each segment's kept tie-break order; they must be
+    exactly what Whoosh's own search sorted by the column returns, ties, deletions and segments included."""
+    from whoosh import query
+
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", 5)  # kept orders for small segments too
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    states = ("approved", "unconfirmed", "approved", "restricted")
+    for batch in range(4):  # four segments
+        index.update([
+            (memory(i, f"note {i}", states[i % 4], f"2026-01-{i % 5 + 1:02d}T00:00:00Z"), FileStat(i, 1))
+            for i in range(batch * 12, batch * 12 + 12)
+        ])  # fmt: skip
+    index.update([(memory(2, "note 2 changed", "unconfirmed"), FileStat(2, 2))])  # deletes an approved one
+    index.update([(memory(99, "a new one", "approved", "2026-01-05T00:00:00Z"), FileStat(99, 1))])
+    for limit in (1, 3, 4, 7, 40):
+        searcher = index._fresh_searcher()
+        expected = [
+            h["name"]
+            for h in searcher.search(query.Term("state", "approved"), limit=limit, sortedby="tie_break")
+        ]
+        index._newest = (None, ("", 0), [])
+        assert [h.memory.name for h in index.newest("approved", limit)] == expected
+    index.close()
+
+
+@pytest.mark.parametrize("kept_from", [1000, 2])  # 2: the segments' postings and ids are kept across reads
+def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept_from: int
+) -> None:
+    """Two files with one id are one memory in the withheld count, however many segments hold them; an id
+    restricted on disk since it was indexed counts once more, unless the index already counts it."""
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", kept_from)
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(i, f"keeps bees {i}", "restricted"), FileStat(i, 1)) for i in range(3)])
+    assert index.count_restricted(["bee"]) == 3
+    copy = Memory(**{**memory(1, "keeps bees 1", "restricted").__dict__, "name": "copy of memory-1.md"})
+    index.update([(copy, FileStat(50, 1))])  # a copy, in a segment of its own
+    assert index.count_restricted(["bee"]) == 3
+    assert index.count_restricted(["bee"], also=[memory(1, "").id]) == 3  # counted already
+    assert index.count_restricted(["bee"], also=[memory(7, "").id, memory(7, "").id]) == 4
+    assert index.count_restricted(["wasp"], also=[memory(1, "").id]) == 1  # its words are not asked about
+    index.update([], ["copy of memory-1.md"])
+    index.update([(memory(2, "keeps bees 2", "approved"), FileStat(2, 2))])
+    assert index.count_restricted(["bee"]) == 2
+    index.close()

@@ -1,0 +1,82 @@
+"""A first index shared with a helper process gives the index, the reports and the skips of one made alone."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from owner import commit_all, write_memory
+
+from personakit.vault import firstindex
+from personakit.vault.service import PersonaKit
+
+STATES = ("approved", "unconfirmed", "restricted", "rejected")
+
+
+def vault_of(root: Path) -> Path:
+    from personakit.vault.service import init_vault
+
+    init_vault(root)
+    for i in range(240):
+        write_memory(root, f"m{i:03d}.md", f"Plays {i} rounds of golf with zq{i}x", STATES[i % 4],
+                     created=f"2026-01-{i % 28 + 1:02d}T00:00:00Z")  # fmt: skip
+    (root / "memories" / "m150-broken.md").write_text("---\nid: [unclosed\n---\nText\n")
+    (root / "memories" / "m200-odd.md").write_text("---\ncategory: tools\nstate: maybe\n---\nUses vim\n")
+    commit_all(root)
+    return root
+
+
+def indexed(root: Path, caplog: pytest.LogCaptureFixture) -> tuple[dict[str, object], set[str], list[str]]:
+    caplog.clear()
+    kit = PersonaKit(root, create=False)
+    with caplog.at_level(logging.INFO, logger="personakit"):
+        kit.start()
+    try:
+        # A copy's files have their own inodes and change times: the rest of what is kept must match.
+        memories = {
+            h.memory.name: (h.memory, h.memory.problems, h.stat.size, h.stat.digest) for h in kit.index.all()
+        }
+        assert all(h.stat.digest for h in kit.index.all())  # what says a file changed when its times do not
+        found = [h.memory.name for h in kit.index.search(["zq77x"], 7)]
+        assert found == ["m077.md"] or found == []  # m077 is restricted: in its own field
+        assert [h.memory.name for h in kit.index.search(["zq176x"], 7)] == ["m176.md"]
+        return (
+            memories,
+            set(kit.broken),
+            sorted(r.getMessage() for r in caplog.records if "memories/" in r.getMessage()),
+        )
+    finally:
+        kit.close()
+
+
+def test_a_shared_first_index_is_the_same_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    alone = vault_of(tmp_path / "alone")
+    shutil.copytree(alone, tmp_path / "shared", symlinks=True)
+    expected = indexed(alone, caplog)
+    monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
+    adopted = []
+    real_adopt = firstindex.MemoryIndex.adopt
+    monkeypatch.setattr(
+        firstindex.MemoryIndex,
+        "adopt",
+        lambda self, part: adopted.append(real_adopt(self, part)) or adopted[-1],
+    )
+    assert indexed(tmp_path / "shared", caplog) == expected
+    assert adopted and adopted[0] > 100  # the helper really indexed its half (less what it handed back)
+    assert not list((tmp_path / "shared" / ".personakit").glob("index-part-*"))
+
+
+def test_a_helper_that_fails_leaves_its_share_to_take_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    expected = indexed(vault_of(tmp_path / "alone"), caplog)
+    root = vault_of(tmp_path / "failing")
+    monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
+    monkeypatch.setattr(firstindex.sys, "executable", shutil.which("false"))
+    memories, broken, said = indexed(root, caplog)
+    assert (memories.keys(), broken) == (expected[0].keys(), expected[1])
+    assert "the helper indexing part of the vault stopped" in caplog.text or said

@@ -1,0 +1,137 @@
+"""Hand edits are first-class: whether a running server's watcher or the next CLI command sees them, each
+editor save becomes one commit signed by the owner, whose diff is the edit; nothing is lost when a hand
+edit and a proposal land at the same moment; a half-written or secret-bearing file is never committed."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from owner import author, changed_lines, clean, cli, propose, subjects
+
+from personakit.store.watcher import MOST_WAIT
+from personakit.vault.service import PersonaKit
+
+Capsys = pytest.CaptureFixture[str]
+
+
+@pytest.fixture
+def running(vault: Path) -> Iterator[PersonaKit]:
+    """A PersonaKit watching the vault, as `personakit serve` runs it."""
+    propose(vault, "Drinks green tea", "Uses vim")
+    kit = PersonaKit(vault)
+    kit.start(watch=True)
+    yield kit
+    kit.close()
+
+
+def settled(vault: Path, count: int, seconds: float = 3.0) -> list[str]:
+    """Wait for `count` commits, then long enough that a stray extra commit would show; the subjects."""
+    deadline = time.monotonic() + seconds
+    while len(subjects(vault)) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(MOST_WAIT + 0.3)
+    return subjects(vault)
+
+
+def test_an_in_place_save_is_one_commit_by_the_owner(vault: Path, running: PersonaKit) -> None:
+    n = len(subjects(vault))
+    path = vault / "memories" / "drinks-green-tea.md"
+    path.write_text(path.read_text().replace("state: unconfirmed", "state: approved"))
+    found = settled(vault, n + 1)
+    assert len(found) == n + 1 and found[0].endswith(": Drinks green tea (by hand)")
+    assert changed_lines(vault) == (
+        ["memories/drinks-green-tea.md"],
+        ["-state: unconfirmed", "+state: approved"],
+    )
+    assert author(vault) == "Test Owner <owner@example.test>" and clean(vault)
+
+
+def test_a_save_by_atomic_rename_is_one_commit(vault: Path, running: PersonaKit) -> None:
+    n = len(subjects(vault))
+    path = vault / "memories" / "uses-vim.md"
+    tmp = path.with_name(".uses-vim.md.tmp")
+    tmp.write_text(path.read_text().replace("Uses vim", "Uses neovim"))
+    os.replace(tmp, path)
+    found = settled(vault, n + 1)
+    assert len(found) == n + 1 and found[0].endswith(": Uses neovim (by hand)")
+    assert changed_lines(vault)[1] == ["-Uses vim", "+Uses neovim"] and clean(vault)
+
+
+def test_a_burst_of_saves_is_one_commit_and_a_half_written_file_none(
+    vault: Path, running: PersonaKit
+) -> None:
+    n = len(subjects(vault))
+    path = vault / "memories" / "uses-vim.md"
+    whole = path.read_text()
+    for i in range(5):  # an editor saving as you type
+        with open(path, "w") as handle:
+            handle.write(whole[: len(whole) // 2])  # half-written: not a readable memory
+            handle.flush()
+            time.sleep(0.01)
+            handle.write(whole[len(whole) // 2 :].replace("Uses vim", f"Uses vim {i}"))
+        time.sleep(0.03)
+    found = settled(vault, n + 1)
+    assert len(found) == n + 1 and found[0].endswith(": Uses vim 4 (by hand)")
+    assert changed_lines(vault)[1] == ["-Uses vim", "+Uses vim 4"] and clean(vault)
+
+
+def test_a_hand_edit_and_a_proposal_at_the_same_moment_lose_neither(vault: Path, running: PersonaKit) -> None:
+    n = len(subjects(vault))
+    path = vault / "memories" / "drinks-green-tea.md"
+    rounds = 4
+    for i in range(rounds):
+        start = threading.Barrier(2)
+
+        def edit(i: int = i, start: threading.Barrier = start) -> None:
+            raw = path.read_text()
+            start.wait()
+            path.write_text(raw.replace("\nproposed_by", f"\nround: {i}\nproposed_by"))
+
+        editor = threading.Thread(target=edit)
+        editor.start()
+        start.wait()
+        result = running.propose(f"Owns {i} bicycles", "bikes!", "background", host="cursor")
+        editor.join()
+        assert result["stored"] is True
+        time.sleep(MOST_WAIT + 0.2)  # let this round's edit be committed before the next one
+    found = settled(vault, n + 2 * rounds)
+    assert len(found) == n + 2 * rounds
+    assert sum(s.startswith("propose ") and "bicycles" in s for s in found) == rounds
+    assert sum(s.endswith("(by hand)") for s in found) == rounds
+    assert f"round: {rounds - 1}" in path.read_text() and clean(vault)
+
+
+def test_a_hand_edit_with_a_secret_is_not_committed(
+    vault: Path, running: PersonaKit, caplog: pytest.LogCaptureFixture
+) -> None:
+    n = len(subjects(vault))
+    path = vault / "memories" / "uses-vim.md"
+    path.write_text(path.read_text().replace("Uses vim", "Uses vim; sudo password is hunter2!x9"))
+    assert len(settled(vault, n + 1, seconds=1.0)) == n
+    assert not clean(vault)
+    assert "memories/uses-vim.md holds something shaped like a password or key" in caplog.text
+
+
+def test_without_a_server_the_next_command_commits_the_hand_edit(vault: Path, capsys: Capsys) -> None:
+    propose(vault, "Uses vim")
+    path = vault / "memories" / "uses-vim.md"
+    path.write_text(path.read_text().replace("category: preferences", "category: tools"))
+    (vault / "memories" / "drinks-tea.md").write_text(
+        "---\ncategory: preferences\nstate: approved\n---\nDrinks tea\n"
+    )
+    code, out, _ = cli(capsys, "list", "--vault", str(vault))
+    assert code == 0 and "Drinks tea" in out
+    assert sorted(s.split(":")[0].split()[0] for s in subjects(vault)[:2]) == ["categorize", "edit"]
+    assert {s.split(": ", 1)[1] for s in subjects(vault)[:2]} == {
+        "Uses vim (as tools) (by hand)",  # a change of only the category is the decision it is
+        "Drinks tea (by hand)",
+    }
+    assert clean(vault)
+    rev = "HEAD" if "vim" in subjects(vault)[0] else "HEAD~1"
+    files, lines = changed_lines(vault, rev)
+    assert files == ["memories/uses-vim.md"] and lines == ["-category: preferences", "+category: tools"]
