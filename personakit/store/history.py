@@ -1,8 +1,8 @@
 """Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
 
-A commit is built with plumbing (`hash-object`, `update-index`, `write-tree`, `commit-tree`, `update-ref`,
-a compare-and-swap on HEAD) in an index of PersonaKit's own, `.personakit/git-index`, kept level with
-HEAD; then git's own index gets the committed paths and nothing else (`store/ownerindex.py`). What the
+A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
+are written here (`store/trees.py`, `store/commits.py`), then `update-ref` moves HEAD by compare-and-swap,
+while git's own index gets the committed paths and nothing else (`store/ownerindex.py`). What the
 owner staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null`
 on every command); commits are signed when the owner's config asks (`store/signing.py`); another
 program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -26,8 +27,10 @@ from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock, ownerindex
-from personakit.store.ownerindex import OwnerIndex, stamp, text_of
-from personakit.store.signing import Signing
+from personakit.store.commits import Commits, Unsigned, identity
+from personakit.store.ownerindex import OwnerIndex, stamp
+from personakit.store.signing import Signing, config_files
+from personakit.store.trees import Attributes, Built, Objects, Trees, blobs
 
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 
@@ -40,7 +43,6 @@ NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
     f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
     "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
 )
-BATCH = 200  # paths per update-index command
 NO_GIT = (
     "git is not installed (or not on PATH); PersonaKit keeps the vault's history with it: install git "
     "(https://git-scm.com/downloads) and try again"
@@ -53,12 +55,14 @@ class History:
             raise PersonaKitError(NO_GIT)
         self.root = root
         self.state = root / ".personakit"
-        self.own_index = self.state / "git-index"
         self.git = Git(str(root))
         self.git.set_persistent_git_options(c="core.hooksPath=/dev/null")  # the owner's hooks never run
         self._identity: dict[str, str] | None = None
         self._dirs: tuple[Path, Path] | None = None
         self._clean_index: tuple[int, int] | None = None
+        self._trees: Trees | None = None
+        self._commit_writer: Commits | None = None
+        self._attributes = Attributes(root, lambda *args: self._run("check-attr", *args), self.dirs)
         self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
                                                         with_exceptions=False).strip() == "true")  # fmt: skip
         self.owner_index = OwnerIndex(self.state, self._run_owner, lock)
@@ -114,6 +118,8 @@ class History:
         asked = self.git.config("--show-scope", "--get-regexp", ownerindex.FORMAT_KEYS, with_exceptions=False)
         split = bool(self._run("rev-parse", "--shared-index-path").strip())
         self.owner_index.prepare(asked, self.dirs()[0] / "index", split)
+        for old in ("git-index", "git-index.head", "git-index.lock"):  # where PersonaKit 0.2 built commits
+            (self.state / old).unlink(missing_ok=True)
 
     def _configured(self) -> bool:
         return self.identity() is not None
@@ -145,97 +151,108 @@ class History:
     def commit(self, paths: list[str], message: str, author: tuple[str, str] | None = None) -> str | None:
         """Commit the current content of paths (relative to the vault) and nothing else; None when
         nothing changed. Git's index then holds those paths as committed; the rest of it is untouched."""
+        return self.land(self.build(paths), message, author)
+
+    def build(self, paths: list[str]) -> Built:
+        """A commit's first half, in the caller's thread (Python work, which another thread's would slow
+        down for the GIL): the checks, the blobs, and the trees on the HEAD kept, if one is."""
         seen = stamp(self.dirs()[0] / "index")  # git's index as this process last found it free of conflicts
         trouble = self.trouble(quick=seen == self._clean_index)
         if trouble:
             raise PersonaKitError(trouble)
-        env = dict(self.owner_identity())
-        if author:
-            env["GIT_AUTHOR_NAME"], env["GIT_AUTHOR_EMAIL"] = author
+        trees = self.trees()
         try:
-            entries = self._entries(paths)
-            known = text_of(self.own_index.with_suffix(".head")).split()  # the commit and tree it matches
+            changes = blobs(self.root, paths, trees.objects, self._attributes.plain,
+                            lambda chunk: self._run("hash-object", "-w", "--", *chunk).split())  # fmt: skip
+            if not trees.known:
+                return Built(changes, None, None, None, [])
+            unwritten: list[tuple[bytes, bytes]] = []
+            return Built(changes, trees.commit, trees.tree, trees.apply(changes, unwritten), unwritten)
+        except GitCommandError as error:
+            trees.forget()
+            raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
+        except BaseException:
+            trees.forget()  # the kept trees may be half changed
+            raise
+
+    def land(self, built: Built, message: str, author: tuple[str, str] | None = None) -> str | None:
+        """A commit's second half, git's processes: the commit, HEAD moved if it is still the HEAD the trees
+        were built on (else built again on the new one), git's index given the committed paths."""
+        trees = self.trees()
+        # git's index gets the entries meanwhile, by another process: it needs only the blobs' ids.
+        staging = threading.Thread(target=self.owner_index.update, args=(built.changes,), daemon=True)
+        staging.start()
+        try:
             for attempt in range(6):
-                trusted = attempt == 0 and len(known) == 2  # update-ref's compare-and-swap checks it
-                head, head_tree = (known[0], known[1]) if trusted else self._head_and_tree()
-                tree = self._own_tree(entries, head)
+                if attempt == 0 and built.tree is not None:  # update-ref's compare-and-swap checks the HEAD
+                    head, head_tree, tree = built.head, built.head_tree, built.tree
+                    trees.objects.write_all(built.unwritten)
+                else:
+                    head, head_tree = self._head_and_tree()
+                    trees.reset(head, head_tree)
+                    tree = trees.apply(built.changes)
                 if tree == head_tree:
                     if attempt == 0 and self._head_and_tree()[0] != head:
                         continue  # HEAD moved since: compare with it instead
-                    self._level_with(head, tree)
                     commit = None
                     break
-                commit = self._commit_tree(tree, head, message, env)
+                commit = self._commit_tree(tree, head, message, author)
                 try:
                     self._run(
                         "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or ""
                     )
                 except GitCommandError:
+                    trees.forget()
                     if self.head() == head:
                         raise  # not a race: git could not move HEAD at all (a held ref lock, say)
                     time.sleep(0.01)  # HEAD moved under us (someone committed by hand): build on the new HEAD
                     continue
-                self._level_with(commit, tree)
+                trees.landed(commit, tree)
                 break
             else:
                 raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")
-        except GitCommandError as error:
-            raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
-        self.owner_index.update(entries, paths)
+        except BaseException as error:
+            trees.forget()
+            staging.join()
+            self.owner_index.put_back(list(built.changes))  # HEAD's entries again: nothing was committed
+            if isinstance(error, GitCommandError):
+                raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
+            raise
+        staging.join()
         self._clean_index = stamp(self.dirs()[0] / "index")  # no conflict before, none added since
         return commit
 
-    def _entries(self, paths: list[str]) -> list[list[str]]:
-        """update-index arguments that give paths their current content (blobs written now) or remove them,
-        in batches that keep each command line short (an import commits thousands of files)."""
-        batches = []
-        for at in range(0, len(paths), BATCH):
-            chunk = paths[at : at + BATCH]
-            present = [
-                p for p in chunk if os.path.isfile(self.root / p) and not os.path.islink(self.root / p)
-            ]
-            shas = self._run("hash-object", "-w", "--", *present).split() if present else []
-            args = []
-            for path, sha in zip(present, shas, strict=True):
-                mode = "100755" if os.stat(self.root / path).st_mode & 0o100 else "100644"
-                args += ["--cacheinfo", f"{mode},{sha},{path}"]
-            gone = [p for p in chunk if p not in present]
-            batches.append(args + (["--force-remove", "--", *gone] if gone else []))
-        return batches
+    def trees(self) -> Trees:
+        """HEAD's trees as this process keeps them (store/trees.py), on the repository's object format."""
+        if self._trees is None:
+            algorithm = self.git.rev_parse("--show-object-format", with_exceptions=False).strip() or "sha1"
+            self._trees = Trees(
+                Objects(self.dirs()[1] / "objects", algorithm),
+                lambda sha: bytes(self.git.cat_file("tree", sha, stdout_as_string=False,
+                                                    strip_newline_in_stdout=False)),
+            )  # fmt: skip
+        return self._trees
 
-    def _own_tree(self, entries: list[list[str]], head: str | None) -> str:
-        """The tree of HEAD with entries applied, built in PersonaKit's own index."""
-        env = {"GIT_INDEX_FILE": str(self.own_index), **_CONFIG_ENV}
-        level = text_of(self.own_index.with_suffix(".head")).split()[:1] == [head or "none"]
-        self._level_with(None)  # until the commit lands, the own index is ahead of every commit
-        if not level or not self.own_index.exists():
-            self.state.mkdir(exist_ok=True)
-            # Only PersonaKit uses this index, under the vault lock: a lock on it is a killed process's.
-            self.own_index.with_suffix(".lock").unlink(missing_ok=True)
-            self._run("read-tree", head or "--empty", env=env)
-        for batch in entries:
-            self._run("update-index", "--add", *batch, env=env)
-        return self._run("write-tree", env=env).strip()
-
-    def _level_with(self, commit: str | None, tree: str | None = None) -> None:
-        """Record the commit (and its tree) the own index matches; None: read it from HEAD next time."""
-        marker = self.own_index.with_suffix(".head")
-        if commit is None:
-            marker.unlink(missing_ok=True)
-        else:
-            marker.write_text(f"{commit} {tree}")
-
-    def _commit_tree(self, tree: str, head: str | None, message: str, env: dict[str, str]) -> str:
-        parents = ["-p", head] if head else []
-        if self._signing.wanted(*self.dirs()):
-            try:
-                return self._run("commit-tree", tree, *parents, "-S", "-m", message, env=env).strip()
-            except GitCommandError as error:
-                self._signing.failed(_said(error), self.root)
-        return self._run("commit-tree", tree, *parents, "-m", message, env=env).strip()
+    def _commit_tree(self, tree: str, head: str | None, message: str, author: tuple[str, str] | None = None,
+                     date: str | None = None) -> str:  # fmt: skip
+        """The commit object, by author at date (or the owner, now): see store/commits.py."""
+        if self._commit_writer is None:
+            self._commit_writer = Commits(self.trees().objects, self._run, lambda: config_files(*self.dirs()),
+                                          lambda: self._signing.wanted(*self.dirs()))  # fmt: skip
+        try:
+            return self._commit_writer.make(tree, head, message, self.owner_identity(), author, date)
+        except Unsigned as failed:
+            self._signing.failed(_said(failed.error), self.root)  # type: ignore[arg-type]
+            return self._commit_writer.make(tree, head, message, self.owner_identity(), author, date, False)
 
     def unstage(self, paths: list[str]) -> None:
-        self._level_with(None)  # after a failed commit: nothing reached git's index; read HEAD again
+        """After a failed commit: nothing reached git's index or HEAD; read HEAD's trees again next time."""
+        self.forget_trees()
+
+    def forget_trees(self) -> None:
+        """HEAD moved by another way (a sync): the kept trees are read again from it next time."""
+        if self._trees is not None:
+            self._trees.forget()
 
     # -- running git --------------------------------------------------------------------------------
     def _run(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
@@ -313,23 +330,8 @@ class History:
             return True
 
     def identity(self) -> tuple[str, str] | None:
-        """The name and email the owner's commits are signed with, when the environment (GIT_AUTHOR_* and
-        GIT_COMMITTER_*, as git reads them) or git config has them."""
-        found = []
-        for key, config in (("NAME", "user.name"), ("EMAIL", "user.email")):
-            author, committer = (
-                os.environ.get(f"GIT_{who}_{key}", "").strip() for who in ("AUTHOR", "COMMITTER")
-            )
-            if not (author and committer):
-                try:
-                    configured = self.git.config(config).strip()
-                except GitCommandError:
-                    configured = ""
-                author, committer = author or configured, committer or configured
-            if not (author and committer):
-                return None
-            found.append(author)
-        return found[0], found[1]
+        """The name and email the owner's commits are signed with (see `store.commits.identity`)."""
+        return identity(lambda key: str(self.git.config(key, with_exceptions=False)))
 
     def ignored(self, path: str) -> bool:
         """Does .gitignore keep path (relative to the vault) out of git?"""
@@ -384,8 +386,6 @@ def _said(error: GitCommandError) -> str:
     return (worst or said or [str(error)])[0]
 
 
-# PersonaKit's own index is read only by git's command line, so it may use index version 4 (smaller).
-_CONFIG_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "index.version", "GIT_CONFIG_VALUE_0": "4"}
 _LOG_FORMAT = "%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"
 _IN_PROGRESS = (  # (marker in .git, what is going on, the git command that abandons it)
     ("MERGE_HEAD", "a merge", "merge"),

@@ -3,8 +3,10 @@
 A proposal writes its file, then commits it. A process killed between the two leaves a file that git
 sees changed, and the next pass would commit it as the owner's hand edit. So before writing, the writer
 records its intent in `.personakit/intents/`: the commit message, the author, and for each path the
-digest of what it is about to write, or nothing for a file it removes (durably, with fsync). After the commit (or after putting the old
-files back when git refused), it removes the intent.
+digest of what it is about to write, or nothing for a file it removes. It is written before the file it
+is about, so a kill at any instant finds it; its fsync (against a power cut) runs on another thread
+while the file is written and committed, and is done before the write is answered. After the commit (or
+after putting the old files back when git refused), it removes the intent.
 
 Every write and every pass that takes in changes holds the vault lock, so an intent found by such a pass
 belongs to a process that died. A leftover intent is used only for the paths whose content is still
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -52,13 +55,17 @@ class Journal:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, json.dumps(record).encode("utf-8"))
-            os.fsync(fd)
-        finally:
+        except BaseException:
             os.close(fd)
-        fsync_dir(self.folder)  # the intent is on disk before the file it is about
+            raise
+        # Written: a process killed from here on leaves it for the next start. Made durable (against a
+        # power cut) on another thread, while this one writes the file it is about; both before the answer.
+        durable = threading.Thread(target=_fsync, args=(fd, self.folder), daemon=True)
+        durable.start()
         try:
             yield
         finally:
+            durable.join()
             path.unlink(missing_ok=True)
 
     def leftovers(self) -> list[Intent]:
@@ -84,3 +91,13 @@ class Journal:
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 path.unlink(missing_ok=True)
         return found
+
+
+def _fsync(fd: int, folder: Path) -> None:
+    try:
+        os.fsync(fd)
+        fsync_dir(folder)
+    except OSError:  # a disk that cannot fsync: the file is written all the same
+        pass
+    finally:
+        os.close(fd)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from personakit.errors import PersonaKitError
+from personakit.store.trees import BATCH, Change
 
 log = logging.getLogger("personakit")
 
@@ -49,13 +50,21 @@ class OwnerIndex:
     def _file(self) -> Path:
         return self.state / "git-index.pending"
 
-    def update(self, entries: list[list[str]], paths: list[str]) -> None:
-        """Give git's index the committed paths (update-index arguments). Never raises."""
+    def update(self, changes: dict[str, Change]) -> None:
+        """Give git's index the committed entries (vault path -> (mode, id), None: removed). Never raises."""
         wait = 0.0 if self.pending() else WAIT  # known to be held: leave it to the retries, at once
         try:
             self.catch_up(wait)
-            for batch in entries:
+            for batch in _cacheinfo(changes):
                 self.run("update-index", "--add", *batch, wait=wait)
+        except PersonaKitError as error:
+            self._later(list(changes), str(error))
+
+    def put_back(self, paths: list[str]) -> None:
+        """After a commit that failed: HEAD's entries for paths in git's index again. Never raises."""
+        try:
+            for at in range(0, len(paths), BATCH):
+                self.run("reset", "-q", "--no-refresh", "--", *paths[at : at + BATCH], wait=WAIT)
         except PersonaKitError as error:
             self._later(paths, str(error))
 
@@ -139,6 +148,18 @@ class OwnerIndex:
         if (split or version == 4) and not owners:
             self.run("update-index", "--no-split-index", "--index-version", "2")
             log.info("converted git's index to version 2 without a split index, which every git reads")
+
+
+def _cacheinfo(changes: dict[str, Change]) -> list[list[str]]:
+    """update-index arguments for the entries, in batches that keep each command line short."""
+    batches = []
+    items = list(changes.items())
+    for at in range(0, len(items), BATCH):
+        chunk = items[at : at + BATCH]
+        args = [a for path, e in chunk if e is not None for a in ("--cacheinfo", f"{e[0]},{e[1]},{path}")]
+        gone = [path for path, e in chunk if e is None]
+        batches.append(args + (["--force-remove", "--", *gone] if gone else []))
+    return batches
 
 
 def stamp(path: Path) -> tuple[int, int] | None:

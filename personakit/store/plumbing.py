@@ -161,7 +161,7 @@ class Plumbing:
         except GitError:
             return False
         if name == "HEAD":
-            self.history._level_with(None)  # PersonaKit's own index matched the old HEAD: read the new one
+            self.history.forget_trees()  # the kept trees were the old HEAD's: read the new one's
         return True
 
     def merge_base(self, a: str, b: str) -> str | None:
@@ -264,14 +264,8 @@ class Plumbing:
 
     def commit_tree(self, tree: str, parent: str | None, message: str, author: Replayed | None = None) -> str:
         """A commit of tree on parent, made by the owner; with author, in that commit's name and date."""
-        env = dict(self.history.owner_identity())
-        if author is not None:
-            env |= {
-                "GIT_AUTHOR_NAME": author.author,
-                "GIT_AUTHOR_EMAIL": author.email,
-                "GIT_AUTHOR_DATE": author.date,
-            }
-        commit = self.history._commit_tree(tree, parent, message, env)  # signed when the owner's config asks
+        by, date = ((author.author, author.email), author.date) if author is not None else (None, None)
+        commit = self.history._commit_tree(tree, parent, message, by, date)  # signed when the config asks
         if tree == self._index_tree:
             self._index_at = commit  # the next tree built on this commit starts from the index as it is
         return commit
@@ -291,16 +285,7 @@ class Plumbing:
     def stage(self, changes: dict[str, Entry | None]) -> None:
         """Give git's index these entries (None: remove the path), as a commit of PersonaKit's does: through
         `store/ownerindex`, which waits out another program's index.lock, or finishes the job later."""
-        put = [
-            a
-            for path, e in changes.items()
-            if e is not None
-            for a in ("--cacheinfo", f"{e[0]},{e[1]},{path}")
-        ]
-        gone = [path for path, e in changes.items() if e is None]
-        batches = [put[i : i + 1000] for i in range(0, len(put), 1000)]
-        batches += [["--force-remove", "--", *gone[i : i + 500]] for i in range(0, len(gone), 500)]
-        self.history.owner_index.update(batches, sorted(changes))
+        self.history.owner_index.update(changes)
 
     def _scratch(self, data: bytes) -> _Scratch:
         return _Scratch(self.git_dir, data)

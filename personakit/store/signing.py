@@ -24,14 +24,7 @@ class Signing:
         self._sign = False
 
     def wanted(self, git_dir: Path, common_dir: Path) -> bool:
-        home = Path.home()
-        files = [
-            git_dir / "config.worktree", common_dir / "config",
-            Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"),
-            Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config",
-            Path("/etc/gitconfig"),
-        ]  # fmt: skip
-        stamp = tuple(_mtime(f) for f in files)
+        stamp = tuple(_mtime(f) for f in config_files(git_dir, common_dir))
         if stamp != self._stamp:
             self._stamp, self._sign = stamp, self._asked()
         return self._sign
@@ -45,6 +38,17 @@ class Signing:
             reason,
             root,
         )
+
+
+def config_files(git_dir: Path, common_dir: Path) -> list[Path]:
+    """git's config files, as git finds them for this repository."""
+    home = Path.home()
+    return [
+        git_dir / "config.worktree", common_dir / "config",
+        Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"),
+        Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config",
+        Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"),
+    ]  # fmt: skip
 
 
 def _mtime(path: Path) -> float:

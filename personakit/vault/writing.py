@@ -7,8 +7,9 @@ before any file is touched, so a kill before the commit is finished by the next 
 author and message (`store.journal`), never taken for the owner's hand edit. A failure before the commit
 puts every file back as it was and leaves git's index as it found it.
 
-Git commits on a worker thread while this one indexes: the two are independent and each is about half of
-a proposal's time, and git's own processes need no Python thread to run. The caller holds the vault lock.
+The blobs and trees of the commit are written in this thread (`store/trees.py`); git's processes (the
+commit, the move of HEAD, git's index) then run on a worker thread while this one indexes: the two are
+independent, and a process needs no Python thread (nor the GIL) to run. The caller holds the vault lock.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def write(
             stats = [kit.files.write(name, new) for name, _, new in changes if new is not None]
             for name in removed:
                 kit.files.remove(name)
-            committed = kit.git_worker.submit(kit.history.commit, paths, message, author)
+            built = kit.history.build(paths)  # blobs and trees here: Python work, slower on a second thread
+            committed = kit.git_worker.submit(kit.history.land, built, message, author)
         except BaseException:
             _put_back(kit, changes)
             raise

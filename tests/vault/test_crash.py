@@ -167,8 +167,8 @@ def test_a_proposal_killed_before_its_commit_stays_the_assistants(vault: Path, t
     """Killed at the one instant that matters: the file is written, the commit has not happened."""
     wrapper, stuck = tmp_path / "bin" / "git", tmp_path / "stuck.pid"
     wrapper.parent.mkdir()
-    wrapper.write_text(  # a git whose commit-tree never returns
-        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = commit-tree ] && echo $$ > {stuck} && exec sleep 60; done\n'
+    wrapper.write_text(  # a git whose update-ref (the move of HEAD) never returns
+        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = update-ref ] && echo $$ > {stuck} && exec sleep 60; done\n'
         f'exec {shutil.which("git")} "$@"\n'
     )
     wrapper.chmod(0o755)

@@ -18,12 +18,12 @@ from personakit.vault.service import PersonaKit
 
 
 def killed_before_commit(vault: Path, tmp_path: Path, *args: str) -> None:
-    """Run `personakit ARGS` with a git whose commit-tree never returns, and kill it right there."""
+    """Run `personakit ARGS` with a git whose update-ref (the move of HEAD) never returns; kill it there."""
     wrapper, stuck = tmp_path / "bin" / "git", tmp_path / "stuck.pid"
     wrapper.parent.mkdir(exist_ok=True)
     stuck.unlink(missing_ok=True)
     wrapper.write_text(
-        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = commit-tree ] && echo $$ > {stuck} && exec sleep 60; done\n'
+        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = update-ref ] && echo $$ > {stuck} && exec sleep 60; done\n'
         f'exec {shutil.which("git")} "$@"\n'
     )
     wrapper.chmod(0o755)
