@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from personakit.cli.app import command, tell_no_identity, warn_broken
+from personakit.cli.app import command, tell_no_identity, warn, warn_broken
 from personakit.errors import PersonaKitError
 from personakit.store.files import VaultFiles, resolve_vault
 from personakit.vault.service import PersonaKit, init_vault
@@ -32,6 +33,12 @@ def _serve_arguments(p: argparse.ArgumentParser) -> None:
 @command("serve", "personakit serve --vault ~/PersonaKit", _serve_arguments)
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the MCP server on stdio for an assistant's host (the vault is created on first use)."""
+    # Said before anything slow (the MCP SDK's import alone takes most of a second, then the vault opens):
+    # a person who runs this in a terminal sees at once that it runs.
+    where = resolve_vault(args.vault)
+    warn(f"serving {where}{' (read-only)' if args.read_only else ''} over stdio, for an assistant's host")
+    if sys.stdin.isatty():
+        warn("this is the command an assistant's host starts (see the README); press Ctrl-D to stop it")
     from personakit.mcp.server import serve  # the MCP SDK is only imported by the command that needs it
 
     serve(args.vault, read_only=args.read_only)
