@@ -45,17 +45,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-@command("doctor", "personakit doctor")
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--full", action="store_true", help="check every file, not only those changed since")
+
+
+@command("doctor", "personakit doctor", _doctor_arguments)
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Find every problem in the vault, with file and line; exit status 1 when there is any.
 
     Looks only, fixes nothing: unreadable files (YAML errors), unknown states or categories, keys written
     twice, duplicate ids, texts over 300 characters, credential-shaped text typed by hand, symbolic links,
     files others could read, uncommitted changes, an index out of step with the files, a merge in progress
-    or a detached HEAD."""
+    or a detached HEAD. A memory file found fine by the last run and unchanged since is not read again
+    (the record is .personakit/doctor.json); --full checks every file."""
     from personakit.owner.doctor import examine
 
-    report = examine(args.vault)
+    report = examine(args.vault, full=args.full)
     print("\n".join(report.lines()))
     return 1 if report.problems else 0
 

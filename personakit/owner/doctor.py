@@ -23,6 +23,7 @@ from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory
 from personakit.core.plainfile import read_memory
 from personakit.core.relations.pairs import clashes
+from personakit.owner.checked import Checked
 from personakit.store.files import FileStat, plain_name
 from personakit.store.history import NO_IDENTITY
 from personakit.store.private import loose
@@ -57,9 +58,12 @@ class Report:
         return out
 
 
-def examine(vault: str | None) -> Report:
+def examine(vault: str | None, full: bool = False) -> Report:
+    """The vault's problems; without full, memory files found fine by the last run and unchanged since
+    are not read again (`owner.checked`)."""
     kit = PersonaKit(vault, create=False)
     report = Report(str(kit.root))
+    checked = Checked(kit.files.state, full)
     on_disk = kit.files.list()
     readable: dict[str, FileStat] = {}
     held: set[str] = set()  # files a commit would refuse: unreadable, or holding a secret
@@ -67,6 +71,13 @@ def examine(vault: str | None) -> Report:
     visible: dict[str, str] = {}  # id -> text, for the clashes note
     for name, stat in sorted(on_disk.items()):
         where = f"memories/{name}"
+        known = checked.known(name, stat)
+        if known is not None:
+            readable[name] = stat
+            by_id[known[0]].append(name)
+            if known[1] is not None:
+                visible.setdefault(known[0], known[1])
+            continue
         try:
             raw = kit.files.read(name)
             memory = read_memory(raw, name)  # the fast path for plain files: the same Memory
@@ -88,10 +99,13 @@ def examine(vault: str | None) -> Report:
         by_id[memory.id].append(name)
         if memory.state in VISIBLE_STATES:
             visible.setdefault(memory.id, memory.text)
-        report.problems += _memory_problems(memory, raw)
+        found = _memory_problems(memory, raw)
         if _secrets(memory):
             held.add(where)
-            report.problems += _secret_problems(memory, raw)
+            found += _secret_problems(memory, raw)
+        if not found:
+            checked.fine(name, stat, memory.id, memory.text if memory.state in VISIBLE_STATES else None)
+        report.problems += found
 
     for mid, names in sorted(by_id.items()):
         if len(names) > 1:
@@ -113,7 +127,7 @@ def examine(vault: str | None) -> Report:
             )
         )
     report.memories = len(readable)
-    clashing = len(clashes(list(visible.items())))
+    clashing = checked.clashes(visible, lambda: len(clashes(list(visible.items()))))
     if clashing:
         report.notes.append(
             f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
@@ -123,6 +137,8 @@ def examine(vault: str | None) -> Report:
     _git_problems(kit, report, held)
     _index_problems(kit, report, readable)
     report.problems.sort(key=_by_file)
+    if kit.writable:
+        checked.save()
     return report
 
 

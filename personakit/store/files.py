@@ -201,7 +201,11 @@ class VaultFiles:
             return False
 
     def symlinks(self) -> builtins.list[str]:
-        return sorted(p.name for p in self.memories.glob("*.md") if p.is_symlink())
+        try:  # the folder's listing says which entries are links: no stat per file (doctor at 10k: 0.4 s)
+            with os.scandir(self.memories) as entries:
+                return sorted(e.name for e in entries if e.name.endswith(".md") and e.is_symlink())
+        except FileNotFoundError:
+            return []
 
     def read(self, name: str) -> str:
         """The file's text. Raises OSError, or UnicodeDecodeError for a file that is not UTF-8."""

@@ -6,7 +6,9 @@ about 75 bytes per memory, so 0.5 MB a commit at 10,000 memories. Git's own `gc 
 
 - after each commit it makes, and when it opens a vault, it estimates the loose objects as `gc --auto`
   does, from a sample of git's object folders (a few directory listings, microseconds);
-- past LOOSE_LIMIT (about 60 commits' worth) it starts a packer and goes on: a detached process at low
+- past LOOSE_LIMIT (about 60 commits' worth), or once this process has written LOOSE_BYTES of trees
+  stored uncompressed (`store/trees.py` stores a big tree so, to spare the commit the compressing; at
+  100,000 memories that is every 8 commits), it starts a packer and goes on: a detached process at low
   CPU priority (`python -m personakit.store.packing VAULT`) that takes `.git/personakit-pack.lock` (no lock a
   proposal ever waits on; a second packer just leaves) and runs `git repack -d -l`, which packs the
   loose objects into one new pack; git's packs and loose objects may be added to while it runs, and
@@ -30,8 +32,12 @@ import time
 from pathlib import Path
 
 from personakit.store.files import VaultFiles
+from personakit.store.trees import STORED
 
 LOOSE_LIMIT = 256  # estimated loose objects past which the packer starts (about 4 per commit)
+LOOSE_BYTES = (
+    64 * 1024 * 1024
+)  # or trees this process stored uncompressed (store/trees.py): 8 commits at 100k
 PACK_LIMIT = 20  # packs past which the packer makes them one
 SAMPLE = ("00", "17", "3f", "5a", "7e", "a5", "cc", "f3")  # object folders counted (of 256)
 AGAIN_AFTER = 10.0  # seconds before this process starts another packer
@@ -54,12 +60,13 @@ def loose_objects(git_dir: Path) -> int:
 def maybe_pack(root: Path) -> bool:
     """Start a packer in the background when the repository has piled up loose objects. Never waits."""
     git_dir = root / ".git"
-    if not git_dir.is_dir() or loose_objects(git_dir) <= LOOSE_LIMIT:
+    if not git_dir.is_dir() or (loose_objects(git_dir) <= LOOSE_LIMIT and STORED["bytes"] <= LOOSE_BYTES):
         return False
     with _guard:
         if time.monotonic() - _started["at"] < AGAIN_AFTER:
             return False
         _started["at"] = time.monotonic()
+        STORED["bytes"] = 0
     try:
         packer = subprocess.Popen(
             [sys.executable, "-m", "personakit.store.packing", str(root)],

@@ -29,8 +29,9 @@ from pathlib import Path
 TREE_MODE = b"40000"
 # An object this big (the memories/ tree past ~4,000 memories) is stored without compression: zlib at
 # level 1 takes ~7 ms per commit at 10k memories (~70 ms at 100k) and halves its size only until the
-# packer packs it (store/packing.py), as it does every ~60 commits.
+# packer packs it (store/packing.py), which it starts after ~60 commits or STORED_BYTES of these.
 STORED_FROM = 256 * 1024
+STORED = {"bytes": 0}  # written so in this process since it last started a packer: store/packing reads it
 BATCH = 200  # paths per git command line (an import commits thousands of files)
 Change = tuple[str, str] | None  # (mode, object id in hex) of a file, or None when it is removed
 
@@ -74,7 +75,9 @@ class Objects:
         tmp = folder / f"tmp_obj_{secrets.token_hex(6)}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)  # read-only, as git makes them
         try:
-            compressor = zlib.compressobj(0 if len(data) > STORED_FROM else 1)
+            stored = len(data) > STORED_FROM
+            STORED["bytes"] += len(data) if stored else 0
+            compressor = zlib.compressobj(0 if stored else 1)
             os.write(fd, compressor.compress(b"%s %d\0" % (kind, len(data))) + compressor.compress(data)
                      + compressor.flush())  # fmt: skip
         finally:
