@@ -1,10 +1,10 @@
 """Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
 
 A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
-are written here (`store/trees.py`, `store/commits.py`), then `update-ref` moves HEAD by compare-and-swap,
-while git's own index gets the committed paths and nothing else (`store/ownerindex.py`). What the
-owner staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null`
-on every command); commits are signed when the owner's config asks (`store/signing.py`); another
+are written here (`store/objects/`), then `update-ref` moves HEAD by compare-and-swap, while git's own
+index gets the committed paths and nothing else (`store/ownerindex.py`). What the owner staged stays
+staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null` on every
+command); commits are signed when the owner's config asks (`store/objects/signing.py`); another
 program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
 Callers hold the vault lock, so PersonaKit processes never race each other here.
 """
@@ -27,10 +27,10 @@ from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock, ownerindex
-from personakit.store.commits import Commits, Unsigned, identity
+from personakit.store.objects.commits import Commits, Unsigned, identity
+from personakit.store.objects.signing import Signing, config_files
+from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs
 from personakit.store.ownerindex import OwnerIndex, stamp
-from personakit.store.signing import Signing, config_files
-from personakit.store.trees import Attributes, Built, Objects, Trees, blobs
 
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 
@@ -223,7 +223,7 @@ class History:
         return commit
 
     def trees(self) -> Trees:
-        """HEAD's trees as this process keeps them (store/trees.py), on the repository's object format."""
+        """HEAD's trees as this process keeps them (store/objects/trees.py), in the repository's format."""
         if self._trees is None:
             algorithm = self.git.rev_parse("--show-object-format", with_exceptions=False).strip() or "sha1"
             self._trees = Trees(
@@ -235,7 +235,7 @@ class History:
 
     def _commit_tree(self, tree: str, head: str | None, message: str, author: tuple[str, str] | None = None,
                      date: str | None = None) -> str:  # fmt: skip
-        """The commit object, by author at date (or the owner, now): see store/commits.py."""
+        """The commit object, by author at date (or the owner, now): see store/objects/commits.py."""
         if self._commit_writer is None:
             self._commit_writer = Commits(self.trees().objects, self._run, lambda: config_files(*self.dirs()),
                                           lambda: self._signing.wanted(*self.dirs()))  # fmt: skip
@@ -330,7 +330,7 @@ class History:
             return True
 
     def identity(self) -> tuple[str, str] | None:
-        """The name and email the owner's commits are signed with (see `store.commits.identity`)."""
+        """The name and email the owner's commits are signed with (see `store.objects.commits.identity`)."""
         return identity(lambda key: str(self.git.config(key, with_exceptions=False)))
 
     def ignored(self, path: str) -> bool:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from personakit.errors import PersonaKitError
-from personakit.store.trees import BATCH, Change
+from personakit.store.objects.trees import BATCH, Change
 
 log = logging.getLogger("personakit")
 

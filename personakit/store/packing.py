@@ -7,12 +7,12 @@ about 75 bytes per memory, so 0.5 MB a commit at 10,000 memories. Git's own `gc 
 - after each commit it makes, and when it opens a vault, it estimates the loose objects as `gc --auto`
   does, from a sample of git's object folders (a few directory listings, microseconds);
 - past LOOSE_LIMIT (about 60 commits' worth), or once this process has written LOOSE_BYTES of trees
-  stored uncompressed (`store/trees.py` stores a big tree so, to spare the commit the compressing; at
-  100,000 memories that is every 8 commits), it starts a packer and goes on: a detached process at low
-  CPU priority (`python -m personakit.store.packing VAULT`) that takes `.git/personakit-pack.lock` (no lock a
-  proposal ever waits on; a second packer just leaves) and runs `git repack -d -l`, which packs the
-  loose objects into one new pack; git's packs and loose objects may be added to while it runs, and
-  only objects already in a pack are removed;
+  stored uncompressed (`store/objects/trees.py` stores a big tree so, to spare the commit the
+  compressing; at 100,000 memories that is every 8 commits), it starts a packer and goes on: a
+  detached process at low CPU priority (`python -m personakit.store.packing VAULT`) that takes
+  `.git/personakit-pack.lock` (no lock a proposal ever waits on; a second packer just leaves) and runs
+  `git repack -d -l`, which packs the loose objects into one new pack; git's packs and loose objects
+  may be added to while it runs, and only objects already in a pack are removed;
 - when more than PACK_LIMIT packs have piled up, the packer expires reflog entries older than git's
   90 days, makes the packs one with `git repack -A -d -l` (objects no commit reaches are kept, loose,
   rather than dropped, so a commit being made meanwhile never loses one) and refreshes the commit-graph.
@@ -32,12 +32,10 @@ import time
 from pathlib import Path
 
 from personakit.store.files import VaultFiles
-from personakit.store.trees import STORED
+from personakit.store.objects.trees import STORED
 
 LOOSE_LIMIT = 256  # estimated loose objects past which the packer starts (about 4 per commit)
-LOOSE_BYTES = (
-    64 * 1024 * 1024
-)  # or trees this process stored uncompressed (store/trees.py): 8 commits at 100k
+LOOSE_BYTES = 64 * 1024 * 1024  # or trees stored uncompressed by this process (8 commits at 100k)
 PACK_LIMIT = 20  # packs past which the packer makes them one
 SAMPLE = ("00", "17", "3f", "5a", "7e", "a5", "cc", "f3")  # object folders counted (of 256)
 AGAIN_AFTER = 10.0  # seconds before this process starts another packer

@@ -7,8 +7,8 @@ before any file is touched, so a kill before the commit is finished by the next 
 author and message (`store.journal`), never taken for the owner's hand edit. A failure before the commit
 puts every file back as it was and leaves git's index as it found it.
 
-The blobs and trees of the commit are written in this thread (`store/trees.py`); git's processes (the
-commit, the move of HEAD, git's index) then run on a worker thread while this one indexes: the two are
+The blobs and trees of the commit are written in this thread (`store/objects/`); git's processes (the
+move of HEAD, git's index) then run on a worker thread while this one indexes: the two are
 independent, and a process needs no Python thread (nor the GIL) to run. The caller holds the vault lock.
 """
 

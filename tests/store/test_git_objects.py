@@ -1,6 +1,6 @@
-"""Commits built in the process (store/trees.py, store/commits.py): the same trees git's own `write-tree`
-makes, commits git, libgit2 and `fsck --strict` accept, a HEAD moved by the owner's own git taken in,
-and git's own way used whenever git would change a file's bytes on the way in or the commit is unusual."""
+"""Commits built in the process (store/objects/): the same trees git's own `write-tree` makes, commits
+git, libgit2 and `fsck --strict` accept, a HEAD moved by the owner's own git taken in, and git's own way
+used whenever git would change a file's bytes on the way in or the commit is unusual."""
 
 from __future__ import annotations
 

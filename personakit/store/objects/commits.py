@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from personakit.store.trees import Objects
+from personakit.store.objects.trees import Objects
 
 IDENTITY_VARIABLES = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
                       "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME", "HOME",
@@ -54,7 +54,7 @@ class Commits:
         self.objects = objects
         self.run = run  # runs a git command: run(command, *args, env=...) -> its output; raises on failure
         self.config_files = config_files
-        self.signed = signed  # does the owner's config ask for signed commits (store/signing.py)
+        self.signed = signed  # does the owner's config ask for signed commits (signing.py)
         self._key: tuple[object, ...] | None = None
         self._who: dict[str, tuple[str, str]] = {}
         self._plain = False
