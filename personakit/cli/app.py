@@ -3,18 +3,23 @@
 A command is a function registered with `@command(name, example, arguments)`: its docstring is its help,
 `example` is shown under it, and `arguments` adds its own options to its subparser. The commands live in
 the modules beside this one, grouped by what they touch. Errors the owner can act on end a command with
-a sentence on stderr and exit status 1; nothing is half-done.
+one sentence on stderr and exit status 1; nothing is half-done. Only a mistake in the command line itself
+(an unknown option or command, a missing argument, an invalid choice) shows the usage block, argparse's
+way, with exit status 2; a mistyped command gets a guess at the one meant.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import inspect
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
+from typing import NoReturn
 
 from personakit import __version__
 from personakit.errors import PersonaKitError
@@ -127,6 +132,15 @@ class _TopParser(argparse.ArgumentParser):
             parsed.vault = after or before
         return parsed, rest
 
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        """argparse's usage line and message, with a guess at the command a typo meant."""
+        typo = re.match(r"argument COMMAND: invalid choice: '(.*?)'", message)
+        if typo:
+            message = f"{typo.group(1)!r} is not a command"
+            close = difflib.get_close_matches(typo.group(1).lower(), COMMANDS, n=1, cutoff=0.6)
+            message += f"; did you mean {close[0]!r}?" if close else "; personakit --help lists them"
+        super().error(message)
+
 
 def parser() -> argparse.ArgumentParser:
     top = _TopParser(
@@ -147,23 +161,10 @@ def parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )  # fmt: skip
         p.add_argument("--vault", help=VAULT_HELP)
-        p.set_defaults(run=_with_usage(fn, p))
+        p.set_defaults(run=fn)
         if name in _ARGUMENTS:
             _ARGUMENTS[name](p)
     return top
-
-
-def _with_usage(fn: Command, p: argparse.ArgumentParser) -> Command:
-    """fn, printing its command's usage line before a problem it reports, as argparse does for its own."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return fn(args)
-        except PersonaKitError:
-            p.print_usage(sys.stderr)
-            raise
-
-    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:

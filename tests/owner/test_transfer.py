@@ -179,7 +179,7 @@ def test_import_errors_are_sentences(vault: Path, tmp_path: Path, capsys: Capsys
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n# just a heading\n")
     code, _, err = cli(capsys, "import", str(empty), "--vault", str(vault))
-    said = err.splitlines()[-1]  # after the command's usage line
+    [said] = err.splitlines()
     assert code == 1 and said.startswith("personakit: found nothing to import in empty.txt read as lines")
     code, _, err = cli(capsys, "import", str(tmp_path / "missing.txt"), "--vault", str(vault))
     assert code == 1 and "there is no file" in err
