@@ -179,7 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except PersonaKitError as error:
         print(f"personakit: {error}", file=sys.stderr)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: the shell's prompt starts on a line of its own
+        print(file=sys.stderr)
         return 130
     except BrokenPipeError:  # `personakit list | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

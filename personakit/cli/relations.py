@@ -1,5 +1,5 @@
-"""Commands about how memories relate: near-duplicates (`similar`), likely contradictions (`clashes`),
-and correcting a memory by hand (`edit`)."""
+"""Commands about how memories relate: near-duplicates (`similar`, and `merge` to keep one of them),
+likely contradictions (`clashes`), and correcting a memory by hand (`edit`)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def cmd_similar(args: argparse.Namespace) -> int:
     """List groups of near-duplicates: memories (not rejected) that say the same in other words, such as
     "Prefers blunt feedback" and "Likes blunt, direct feedback", each group oldest first.
 
-    Changes nothing. In review, m merges a newer near-duplicate into the older one. With --json: a list of
-    groups, each a list of {"id", "state", "text"}."""
+    Changes nothing. 'personakit merge NEWER OLDER' merges one into another, whatever their states, and
+    review offers it too (key m). With --json: a list of groups, each a list of {"id", "state", "text"}."""
     from personakit.owner.corrections import vault_similar
 
     groups = vault_similar(open_vault(args))
@@ -34,14 +34,45 @@ def cmd_similar(args: argparse.Namespace) -> int:
         print(json.dumps(shown, indent=2, ensure_ascii=False))
         return 0
     for group in groups:
-        print("\n".join(_line(m) for m in group) + "\n")
+        print("\n".join(_line(m) for m in group))
+        print(f"  to keep the oldest: personakit merge {group[-1].id} {group[0].id}\n")
     count = len(groups)
     print(
-        f"{count} group{'s' if count != 1 else ''} of near-duplicates; 'personakit review' offers to merge "
-        "a newer one into the older (key m)"
+        f"{count} group{'s' if count != 1 else ''} of near-duplicates; 'personakit merge NEWER OLDER' "
+        "merges one into another, and 'personakit review' offers it too (key m)"
         if count
         else "No near-duplicates."
     )
+    return 0
+
+
+def _merge_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", help="the memory to merge (its file is removed)")
+    p.add_argument("into", metavar="INTO", help="the memory to keep, which receives its quotes")
+
+
+@command("merge", "personakit merge 9c1e 4f2c", _merge_arguments)
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Merge a near-duplicate into the memory to keep: ID's quotes (those INTO lacks) move to INTO, and
+    ID's file is removed, in one commit ("merge ID into INTO: TEXT"). Any two memories that are not
+    rejected can be merged, whatever their states and wherever they came from.
+
+    INTO keeps its state, unless ID was restricted: then INTO becomes restricted too, the more private
+    decision winning as it does in sync. 'personakit similar' lists the near-duplicates."""
+    from personakit.owner.corrections import merge
+    from personakit.owner.decisions import resolve
+
+    kit = open_vault(args, writes=True)
+    with kit.files.lock():
+        memory, into = resolve(kit, args.id), resolve(kit, args.into)
+        merged = merge(kit, memory, into.id)
+    print(f"{memory.id} merged into {merged.id} ({merged.state}): {merged.text}")
+    moved = [q for q in memory.evidence if q not in into.evidence]
+    print("".join(f"  its quote now on {merged.id}: {q!r}\n" for q in moved), end="")
+    if merged.state != into.state:
+        print(f"  {merged.id} is now {merged.state}, as {memory.id} was: the more private decision wins")
+    elif memory.state == "approved" and merged.state == "unconfirmed":
+        print(f"  {merged.id} is still unconfirmed; to let assistants use it: personakit approve {merged.id}")
     return 0
 
 
@@ -83,7 +114,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     The id stays the same (an id line you change or remove is put back), so the memory keeps its history;
     'personakit show ID' shows a changed text as was / now. An editor that fails leaves the file as it was."""
     from personakit.owner.decisions import resolve
-    from personakit.owner.review import edit_in_editor
+    from personakit.owner.editing import edit_in_editor
 
     kit = open_vault(args, writes=True)
     memory = resolve(kit, args.id)

@@ -15,9 +15,12 @@ a sentence; nothing is lost: git keeps every version):
 - the old memory was edited by hand since: it is retired as it is now, and the sentence says so;
 - the new one was approved already (by hand in its file): approving it again retires the old one.
 
-**Merging a near-duplicate** moves the newer memory's quotes (those the older one lacks) to the older one
-and removes the newer file, in one commit, `merge m_new into m_old: text`. A target that changed state
-since it was shown (or is gone, or rejected) is not merged into: nothing changes, and the sentence says so.
+**Merging a near-duplicate** moves one memory's quotes (those the other lacks) to the other one and
+removes the first file, in one commit, `merge m_new into m_old: text`, whatever the states (but rejected)
+and wherever they came from. The kept memory keeps its state, unless the one merged into it was more
+private (restricted): then it becomes restricted too, in the same commit, as sync keeps the more private
+decision. A target that changed state since it was shown (or is gone, or rejected) is not merged into,
+nor is a rejected memory merged: nothing changes, and the sentence says so.
 
 Both write their files under the vault lock and put every file back as it was if the commit fails.
 """
@@ -39,11 +42,12 @@ from personakit.core.memory import (
 )
 from personakit.core.relations.pairs import clashes, clashes_with, search_words, similar_groups
 from personakit.errors import PersonaKitError
-from personakit.vault.linking import copies
+from personakit.vault.linking import copies, similar_to
 from personakit.vault.service import PersonaKit
 from personakit.vault.writing import write
 
 Say = Callable[[str], None]
+TIES_BY_NAME = 200  # memories created in one second that git is asked about by name; more: the whole folder
 CLASH_CANDIDATES = 40  # memories sharing most words with one memory that review checks for clashes
 
 
@@ -111,7 +115,8 @@ def edited_since(kit: PersonaKit, memory: Memory, moment: str) -> bool:
 # -- merging a near-duplicate -------------------------------------------------------------------------
 def merge(kit: PersonaKit, newer: Memory, into: str, shown_state: State | None = None) -> Memory:
     """Move newer's quotes into the memory `into` names and remove newer's file; one commit. With
-    shown_state, the target must still be in the state it was shown in. Returns the target as it is now."""
+    shown_state, the target must still be in the state it was shown in. Returns the target as it is now
+    (restricted when newer was restricted)."""
     kit.require_writable()
     with kit.files.lock():
         try:
@@ -132,12 +137,18 @@ def merge(kit: PersonaKit, newer: Memory, into: str, shown_state: State | None =
             )
         if target.state == "rejected":
             raise PersonaKitError(f"{into} is rejected; nothing was merged (reject this one instead)")
+        if current.state == "rejected":
+            raise PersonaKitError(
+                f"{current.id} is rejected; nothing was merged (forget it instead: personakit forget {current.id})"
+            )
         if target.name == current.name:
             raise PersonaKitError(f"{into} is this memory itself; nothing was merged")
         merged = target_raw
         for quote in current.evidence:
             if normalize(quote) not in {normalize(q) for q in parse_memory(merged).evidence}:
                 merged = add_evidence(merged, quote)
+        if current.state == "restricted" and target.state != "restricted":
+            merged = set_state(merged, "restricted")  # its quotes were never to be shown: nor are they now
         write(
             kit,
             [(target.name, target_raw, merged), (current.name, raw, None)],
@@ -182,10 +193,12 @@ def likely_clashes(kit: PersonaKit, memory: Memory) -> list[tuple[Memory, str]]:
     return [(others[mid], reason) for mid, reason in reasons]
 
 
-def merge_targets(kit: PersonaKit, memory: Memory) -> list[Memory]:
-    """The near-duplicates memory was marked with that it could be merged into now (present, not rejected)."""
+def merge_targets(kit: PersonaKit, memory: Memory, also: Iterable[str] = ()) -> list[Memory]:
+    """The memories memory could be merged into now (present, not rejected): those it was marked `similar`
+    to, the near-duplicates the vault has now (whatever their state or origin), and also (ids)."""
+    ids = [*memory.similar, *similar_to(kit, memory.text, exclude={memory.id}), *also]
     found = []
-    for mid in memory.similar:
+    for mid in dict.fromkeys(ids):
         other = current(kit, mid)
         if other is not None and other.state != "rejected" and other.id != memory.id:
             found.append(other)
@@ -214,14 +227,14 @@ def _brief(kit: PersonaKit, memory_id: str) -> str:
 # -- over the whole vault ---------------------------------------------------------------------------------
 def vault_clashes(kit: PersonaKit) -> list[tuple[Memory, Memory, str]]:
     """Pairs of visible memories (approved or unconfirmed) that likely disagree, the older one first."""
-    visible = _oldest_first(m for m in _indexed(kit) if m.state in VISIBLE_STATES)
+    visible = oldest_first(kit, (m for m in _indexed(kit) if m.state in VISIBLE_STATES))
     by_id = {m.id: m for m in visible}
     return [(by_id[a], by_id[b], why) for a, b, why in clashes([(m.id, m.text) for m in visible])]
 
 
 def vault_similar(kit: PersonaKit) -> list[list[Memory]]:
     """Groups of near-duplicates among the memories that are not rejected, each oldest first."""
-    kept = _oldest_first(m for m in _indexed(kit) if m.state != "rejected")
+    kept = oldest_first(kit, (m for m in _indexed(kit) if m.state != "rejected"))
     by_id = {m.id: m for m in kept}
     return [[by_id[i] for i in dict.fromkeys(ids)] for ids in similar_groups([(m.id, m.text) for m in kept])]
 
@@ -231,6 +244,20 @@ def _indexed(kit: PersonaKit) -> list[Memory]:
     return [hit.memory for hit in kit.indexed(lambda: list(kit.index.all()))]
 
 
-def _oldest_first(memories: Iterable[Memory]) -> list[Memory]:
-    unique = {m.id: m for m in memories}  # two files with one id (a hand-made copy): doctor reports it
-    return sorted(unique.values(), key=lambda m: (m.created, m.id))
+def oldest_first(kit: PersonaKit, memories: Iterable[Memory]) -> list[Memory]:
+    """memories by `created`; those created in the same second by the order git committed them. Once
+    each: two files with one id (a hand-made copy) are one memory here, and doctor reports them."""
+    unique = {m.id: m for m in memories}
+    by_second: dict[str, list[Memory]] = {}
+    for memory in unique.values():
+        by_second.setdefault(memory.created, []).append(memory)
+    tied = [f":(literal)memories/{m.name}" for same in by_second.values() if len(same) > 1 for m in same]
+    order: dict[str, int] = {}
+    if tied:  # only ties ask git: about their files, or (many) in one walk of the folder's history
+        asked = tied if len(tied) <= TIES_BY_NAME else ["memories"]
+        added = kit.history.log(
+            "--reverse", "--no-renames", "--diff-filter=A", "--format=", "--name-only", "-z", "--", *asked
+        )
+        for path in added.split("\0"):
+            order.setdefault(path.strip().removeprefix("memories/"), len(order))
+    return sorted(unique.values(), key=lambda m: (m.created, order.get(m.name, len(order)), m.name))

@@ -8,28 +8,31 @@ terminal): each memory is read again from disk just before it is shown, and one 
 elsewhere meanwhile is passed over with a word.
 
 A correction is shown beside the memory it replaces (both texts, both quotes), and approving it retires
-that one in the same commit. A near-duplicate offers `m`, merging it into the memory it repeats. The
-memories a proposal likely clashes with are shown under it, each with its reason.
+that one in the same commit. A near-duplicate offers `m`, merging it into the memory it repeats: one it
+was marked `similar` to when proposed or imported, or one the vault holds now, in any state. The memories
+a proposal likely clashes with are shown under it, each with its reason.
+
+"Oldest first" is by `created`, and by commit order among memories created in the same second. After the
+unconfirmed ones, review walks the near-duplicates `personakit similar` lists that are already decided
+(two approved memories that say the same): each newer one is shown with `m` to merge it into the older.
+Ctrl-C ends a review as `q` does: what was decided is committed, and the summary is said.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import select
-import shlex
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
-from contextlib import suppress
 from typing import cast
 
-from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory, set_key
+from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory
 from personakit.errors import PersonaKitError
 from personakit.owner.audit import local
-from personakit.owner.corrections import current, likely_clashes, merge, merge_targets
+from personakit.owner.corrections import current, likely_clashes, merge, merge_targets, oldest_first
 from personakit.owner.decisions import decide, recategorize
+from personakit.owner.editing import edit_in_editor
 from personakit.vault.service import PersonaKit
 
 KEYS = "a approve · r reject · s restrict · e edit · c category · m merge · n skip · q quit · ? help"
@@ -52,22 +55,61 @@ class Review:
         self.say = say
         self.done: Counter[str] = Counter()
         self.targets: list[Memory] = []  # the near-duplicates shown with the memory, as they were shown
+        self.also: list[str] = []  # near-duplicates to offer besides those the memory's text finds
+        self.shown: set[str] = set()  # ids walked as unconfirmed
 
     def run(self) -> int:
-        queue = sorted(
-            (h.memory for h in self.kit.index.all() if h.memory.state == "unconfirmed"),
-            key=lambda m: (m.created, m.name),
+        """Walk the unconfirmed memories, then the decided near-duplicates. 0, or 130 after Ctrl-C (the
+        summary is said either way)."""
+        try:
+            if self._walk_unconfirmed():
+                self._walk_duplicates()
+        except KeyboardInterrupt:
+            self.say("\ninterrupted")
+            self.say(self._summary())
+            return 130
+        self.say(self._summary())
+        return 0
+
+    def _walk_unconfirmed(self) -> bool:
+        """False when the owner quit."""
+        queue = oldest_first(
+            self.kit, [h.memory for h in self.kit.index.all() if h.memory.state == "unconfirmed"]
         )
         if not queue:
             self.say("Nothing to review: no memory is unconfirmed.")
-            return 0
+            return True
         self.say(f"{len(queue)} unconfirmed, oldest first.  Keys: {KEYS}")
         for position, queued in enumerate(queue, 1):
+            self.shown.add(queued.id)
             memory = self._current(queued)
             if memory is not None and not self._decide(memory, position, len(queue)):
-                break
-        self.say(self._summary())
-        return 0
+                return False
+        return True
+
+    def _walk_duplicates(self) -> None:
+        """The newer memories of each group of decided near-duplicates, each offered to merge into the
+        others (the oldest first)."""
+        from personakit.owner.corrections import vault_similar
+
+        queue: list[tuple[Memory, list[str]]] = []
+        for group in vault_similar(self.kit):
+            if all(m.state != "unconfirmed" and m.id not in self.shown for m in group):
+                queue += [(m, [o.id for o in group if o.id != m.id]) for m in group[1:]]
+        if not queue:
+            return
+        count = len(queue)
+        self.say(
+            f"\n{count} decided memor{'ies repeat' if count != 1 else 'y repeats'} an older one "
+            "(personakit similar); m merges it into the older."
+        )
+        for position, (queued, others) in enumerate(queue, 1):
+            memory = self._current(queued, decided=True)
+            if memory is None:
+                continue
+            self.also = others
+            if not self._decide(memory, position, count):
+                return
 
     # -- one memory -----------------------------------------------------------------------------------
     def _decide(self, memory: Memory, position: int, total: int) -> bool:
@@ -105,13 +147,14 @@ class Review:
     def _show(self, memory: Memory, position: int, total: int) -> None:
         lines = [
             "",
-            f"[{position}/{total}] {memory.id}  ({memory.category})",
+            f"[{position}/{total}] {memory.id}  ({memory.category}"
+            + (f", {memory.state})" if memory.state != "unconfirmed" else ")"),
             f"  {memory.text}",
             f"  proposed by {memory.proposed_by or 'unknown'}, {local(memory.created) if memory.created else 'at an unknown time'}",
         ]
         lines += [f"  evidence: {quote!r}" for quote in memory.evidence] or ["  evidence: none"]
         lines += [f"  note: {problem}" for problem in memory.problems]
-        self.targets = merge_targets(self.kit, memory)
+        self.targets = merge_targets(self.kit, memory, self.also)
         lines += self._relations(memory)
         keys = "a/r/s/e/c/m/n/q" if self.targets else "a/r/s/e/c/n/q"
         lines.append(f"  decide [{keys}, ? for help]: ")
@@ -210,8 +253,9 @@ class Review:
         return edited
 
     # -- files that change under the review ---------------------------------------------------------
-    def _current(self, queued: Memory) -> Memory | None:
-        """The memory as its file says now; None (with a word) if it is gone or decided elsewhere."""
+    def _current(self, queued: Memory, decided: bool = False) -> Memory | None:
+        """The memory as its file says now; None (with a word) if it is gone or decided elsewhere (or, for
+        a decided one, decided otherwise)."""
         try:
             memory = parse_memory(self.kit.files.read(queued.name), queued.name)
         except FileNotFoundError:
@@ -220,7 +264,7 @@ class Review:
         except (InvalidMemory, OSError, UnicodeError):
             self.say(f"\nmemories/{queued.name} cannot be read now; skipped (personakit doctor says why)")
             return None
-        if memory.state != "unconfirmed":
+        if memory.state != queued.state or (memory.state != "unconfirmed" and not decided):
             self.say(f"\n{memory.id} was {memory.state} meanwhile; passed over")
             return None
         return memory
@@ -240,93 +284,6 @@ class Review:
         left = sum(1 for h in self.kit.index.all() if h.memory.state == "unconfirmed")
         said = ", ".join(decided) if decided else "nothing decided"
         return f"\nDone: {said}; {left} still unconfirmed."
-
-
-# -- the editor, for review and `personakit edit` ---------------------------------------------------
-def edit_in_editor(
-    kit: PersonaKit, memory: Memory, say: Callable[[str], None], again: str = "edit it again"
-) -> tuple[str, Memory | None]:
-    """Open memory's file in $VISUAL or $EDITOR, then take the saved file in as the owner's edit (one
-    commit, `edit m_x: text (by hand)`), saying what happened. The id stays: a saved file whose id line
-    was changed or removed gets it back. Returns what happened ("no-editor", "failed", "unchanged",
-    "unreadable", "edited", "held" (not committed: it holds something shaped like a secret), "deleted"
-    or "gone") and the memory as it is now (the same object when nothing changed; None when it is gone)."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
-    path = kit.files.path(memory.name)
-    if not editor:
-        say(
-            f"\n  No editor: neither $VISUAL nor $EDITOR is set. Set one (for example: export EDITOR=nano) "
-            f"or open {path} in any editor. Nothing changed."
-        )
-        return "no-editor", memory
-    try:
-        before = kit.files.read(memory.name)
-    except OSError:
-        kit.sync([memory.name])  # the deletion is committed as the owner's, so the trail has no hole
-        say(f"\nmemories/{memory.name} ({memory.id}) was deleted meanwhile")
-        return "gone", None
-    try:
-        code = subprocess.call([*shlex.split(editor), str(path)])
-    except OSError as error:
-        say(f"\n  Could not start the editor {editor!r}: {error.strerror or error}. Nothing changed.")
-        return "failed", memory
-    if code != 0:
-        _restore(kit, memory, before)
-        say(f"\n  The editor {editor!r} failed (exit status {code}). Nothing changed.")
-        return "failed", memory
-    _keep_id(kit, memory, before, say)
-    kit.sync([memory.name])
-    return _after_edit(kit, memory, before, say, again)
-
-
-def _keep_id(kit: PersonaKit, memory: Memory, before: str, say: Callable[[str], None]) -> None:
-    """Put the memory's id back into a saved file whose id line was changed or removed."""
-    with suppress(OSError, InvalidMemory, UnicodeError), kit.files.lock():
-        raw = kit.files.read(memory.name)
-        if raw != before and parse_memory(raw, memory.name).id != memory.id:
-            if re.search(r"^id\s*:", raw, re.M):
-                kept = set_key(raw, "id", memory.id)
-            else:  # removed: back where it was written, under the opening line
-                first, newline, rest = raw.partition("\n")
-                kept = f"{first}{newline}id: {memory.id}{newline}{rest}"
-            kit.files.write(memory.name, kept)
-            say(f"\n  The id stays {memory.id}: the id line is put back as it was.")
-
-
-def _after_edit(
-    kit: PersonaKit, memory: Memory, before: str, say: Callable[[str], None], again: str
-) -> tuple[str, Memory | None]:
-    try:
-        raw = kit.files.read(memory.name)
-    except OSError:
-        say(f"\n  memories/{memory.name} was deleted in the editor; committed as forgetting it.")
-        return "deleted", None
-    if raw == before:
-        say("unchanged")
-        return "unchanged", memory
-    try:
-        edited = parse_memory(raw, memory.name)
-    except InvalidMemory as error:
-        where = f"memories/{memory.name}" + (f":{error.line}" if error.line else "")
-        say(
-            f"\n  {where} cannot be read now ({error}); it is not committed until it can be: "
-            f"{again} to fix it, or leave it for later (personakit doctor lists it)."
-        )
-        return "unreadable", memory
-    if f"memories/{memory.name}" in kit.history.changed("memories"):
-        say(
-            "\n  Your edit is saved but not committed: it holds something shaped like a password or key. "
-            f"Remove it ({again}) and it will be."
-        )
-        return "held", edited
-    say("\n  edited (committed as your edit)")
-    return "edited", edited
-
-
-def _restore(kit: PersonaKit, memory: Memory, before: str) -> None:
-    with suppress(OSError), kit.files.lock():
-        if kit.files.read(memory.name) != before:
-            kit.files.write(memory.name, before)
 
 
 def read_key() -> str:
