@@ -77,10 +77,10 @@ def _line(outcome: Outcome) -> str:
     if memory is not None:
         said = f"  {outcome.verdict:<8} {memory.id}  {memory.category:<13} {shorten(memory.text, 80)}"
         if outcome.verdict == "new":
-            return said
+            return said + (f" (similar to {', '.join(memory.similar)})" if memory.similar else "")
         if outcome.earlier:
             return f"{said} (again, {item.where})"
-        return f"{said} (already {memory.state}{', quote added' if outcome.quote_added else ''})"
+        return f"{said} (already {memory.state})"
     if outcome.verdict == "refused":
         shown = "" if outcome.reason == "credential_shape" else f": {shorten(item.text, 60)!r}"
         return f"  refused  {item.where}  {outcome.reason}, {_WHY[outcome.reason]}{shown}"

@@ -259,8 +259,13 @@ def _scalar(value: str) -> str:
 
 def render_memory(memory: Memory) -> str:
     """The text of a new memory file, in the documented key order."""
-    lines = ["---", f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}", "evidence:"]
-    lines += [f"  - {_scalar(q)}" for q in memory.evidence]
+    lines = ["---", f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}"]
+    # No quotes is still a list: `evidence: []`, which YAML, Obsidian and every reader here take as one.
+    lines += (
+        ["evidence:", *(f"  - {_scalar(q)}" for q in memory.evidence)]
+        if memory.evidence
+        else ["evidence: []"]
+    )
     lines += [f"proposed_by: {_scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}"]
     if memory.replaces:
         lines.append(f"replaces: {memory.replaces}")

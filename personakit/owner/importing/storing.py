@@ -4,8 +4,14 @@ Each item is checked as `personakit_propose` checks a proposal (`core.proposal.c
 source entry as the quote): an empty text, a text over 300 characters (`too_long`; not split, since
 the halves of a sentence are two memories nobody said) and anything credential-shaped in the text or the
 entry (`credential_shape`) are refused. An item whose normalized text is a memory the vault already has
-(or an earlier item of the same import) is a duplicate: no new file; like a proposal, the entry is added
-to that memory's evidence when it is not there yet, and its state is left as it is.
+(or an earlier item of the same import) is a duplicate: no new file, and that memory is left as it is.
+
+A new memory reads like one an assistant proposed: its trailing full stop is taken off, and when the
+source gave no category, the text's own words choose one (`core.categories`, the same table everywhere).
+Its evidence is empty: the source entry is another tool's note of the text, not the owner's words, and a
+copy of the text would be no evidence at all (the commit names where each memory came from). Like a
+proposal, it is marked `similar` to the memories it nearly repeats, in the vault or earlier in the
+import, so that review offers to merge it.
 
 New memories are `unconfirmed`, `proposed_by: import:<format>`. Under the vault lock, every file is
 written atomically, then all are committed at once (the subject gives the counts; the body names each
@@ -16,29 +22,26 @@ back as they were. A dry run judges the same way and writes nothing.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from personakit.core.memory import (
-    Memory,
-    add_evidence,
-    memory_id,
-    normalize,
-    parse_memory,
-    render_memory,
-    slug,
-)
+from personakit.core.categories import guess_category
+from personakit.core.memory import Memory, memory_id, render_memory, slug
 from personakit.core.proposal import check_proposal
+from personakit.core.relations import near_duplicates
 from personakit.errors import PersonaKitError
+from personakit.linking import similar_to
 from personakit.owner.importing import FORMATS, Item, basic_memory, parsers
 from personakit.owner.importing.guess import guess
 from personakit.vault.service import PersonaKit, now
 from personakit.vault.writing import write
 
 MAX_SOURCE_BYTES = 20_000_000
+_FULL_STOP = re.compile(r"(?<![.\s])\.$")  # one closing full stop; an ellipsis stays
 Verdict = Literal["new", "known", "refused", "skipped"]
 
 
@@ -48,7 +51,6 @@ class Outcome:
     verdict: Verdict
     reason: str = ""  # refused: the proposal's reason; skipped: the format's
     memory: Memory | None = None  # new or known: the memory (known: as the vault has it)
-    quote_added: bool = False  # known: the source entry was added to its evidence
     earlier: bool = False  # known: the same as an earlier item of this import
 
 
@@ -134,29 +136,27 @@ def _judge(
 ) -> Outcome:
     if item.skip:
         return Outcome(item, "skipped", item.skip)
-    checked = check_proposal(item.text, item.source, item.category)
+    text = _FULL_STOP.sub("", item.text.strip())
+    category = item.category if item.category != "other" else guess_category(text)
+    checked = check_proposal(text, item.source, category)
     if isinstance(checked, str):
         return Outcome(item, "refused", checked)
     mid = memory_id(checked.text)
     if mid in taken:
         return Outcome(item, "known", "", taken[mid], earlier=True)
     found = kit.find_memory(mid, checked.text)
-    if found is None:
-        memory = Memory(
-            id=mid, text=checked.text, category=checked.category, state="unconfirmed",
-            evidence=(checked.quote,), proposed_by=f"import:{fmt}", created=now(),
-            name=_free_name(kit, slug(checked.text), mid[2:8], changes),
-        )  # fmt: skip
-        changes[memory.name] = (memory, None, render_memory(memory))
-        taken[mid] = memory
-        return Outcome(item, "new", "", memory)
-    memory, raw = found
+    if found is not None:
+        taken[mid] = found[0]
+        return Outcome(item, "known", "", found[0])
+    earlier = near_duplicates(checked.text, [(m.id, m.text) for m in taken.values()])
+    memory = Memory(
+        id=mid, text=checked.text, category=checked.category, state="unconfirmed", evidence=(),
+        proposed_by=f"import:{fmt}", created=now(), name=_free_name(kit, slug(checked.text), mid[2:8], changes),
+        similar=tuple(dict.fromkeys([*similar_to(kit, checked.text, exclude={mid}), *earlier])),
+    )  # fmt: skip
+    changes[memory.name] = (memory, None, render_memory(memory))
     taken[mid] = memory
-    current = changes.get(memory.name, (memory, raw, raw))[2]
-    if normalize(checked.quote) in {normalize(q) for q in parse_memory(current, memory.name).evidence}:
-        return Outcome(item, "known", "", memory)
-    changes[memory.name] = (memory, raw, add_evidence(current, checked.quote))
-    return Outcome(item, "known", "", memory, quote_added=True)
+    return Outcome(item, "new", "", memory)
 
 
 def _free_name(
@@ -173,6 +173,5 @@ def _free_name(
 
 def _message(report: Report, changes: dict[str, tuple[Memory, str | None, str]]) -> str:
     lines = [f"import from {report.format} ({report.source}): {report.counts()}", ""]
-    for memory, old, _ in changes.values():
-        lines.append(f"{'propose' if old is None else 'evidence for'} {memory.id}: {memory.text}")
+    lines += [f"propose {memory.id}: {memory.text}" for memory, _, _ in changes.values()]
     return "\n".join(lines)
