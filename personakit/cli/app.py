@@ -64,20 +64,24 @@ def open_vault(args: argparse.Namespace, writes: bool = False) -> PersonaKit:
 
 
 def tell_identity(kit: PersonaKit) -> None:
-    """Say once per vault (at the first command that commits) that git has no identity for the owner."""
-    if kit.writable and kit.history.identity() is None:
-        tell_no_identity(kit.files)
+    """Say once per vault (at the first command that commits) what git lacks of the owner's identity."""
+    if kit.writable:
+        note = kit.history.identity_note()
+        if note is not None:
+            tell_no_identity(kit.files, note)
 
 
-def tell_no_identity(files: VaultFiles) -> None:
-    """Warn that git has no identity, unless this vault was told already (.personakit/ remembers)."""
+def tell_no_identity(files: VaultFiles, note: str = NO_IDENTITY) -> None:
+    """Say note about the owner's git identity, unless this vault was told it already (.personakit/
+    remembers what it was told, so a name set later with the email still missing is said anew)."""
     told = files.state / "told-no-identity"
-    if told.exists():
-        return
-    warn(NO_IDENTITY)
+    with suppress(OSError, UnicodeError):
+        if told.exists() and told.read_text(encoding="utf-8") in ("", note):  # "": told by an older version
+            return
+    warn(note)
     with suppress(OSError):
         files.ensure_state_dir()
-        told.touch()
+        told.write_text(note, encoding="utf-8")
 
 
 def warn_broken(kit: PersonaKit) -> None:

@@ -22,7 +22,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     said = init_vault(root)
     print(f"Vault ready at {root}")
     if said:
-        tell_no_identity(VaultFiles(root))
+        tell_no_identity(VaultFiles(root), said)
     return 0
 
 

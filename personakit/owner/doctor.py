@@ -25,7 +25,6 @@ from personakit.core.plainfile import read_memory
 from personakit.core.relations.pairs import clashes
 from personakit.owner.checked import Checked
 from personakit.store.files import FileStat, plain_name
-from personakit.store.history import NO_IDENTITY
 from personakit.store.private import loose
 from personakit.vault.service import PersonaKit
 
@@ -246,9 +245,9 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
                 f"put them on one with: git -C {kit.root} switch -c NAME (or switch back to your branch)",
             )
         )
-    identity = kit.history.identity()
-    if identity is None:
-        report.notes.append(NO_IDENTITY)
+    identity = kit.history.identity_note()
+    if identity is not None:
+        report.notes.append(identity)
     if not kit.history.ignored(".personakit/reads.jsonl"):
         report.problems.append(
             Problem(

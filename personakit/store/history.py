@@ -27,7 +27,7 @@ from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock, ownerindex
-from personakit.store.objects.commits import Commits, Unsigned, identity
+from personakit.store.objects.commits import Commits, Unsigned, configured, identity
 from personakit.store.objects.signing import Signing, config_files
 from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs
 from personakit.store.ownerindex import OwnerIndex, stamp
@@ -43,6 +43,26 @@ NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
     f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
     "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
 )
+
+
+def half_identity(name: str, email: str) -> str:
+    """What to say when git has only one of the owner's name and email (the commits use it)."""
+    if name:
+        return (
+            f"git has your name ({name}) but no email on this machine, so your commits are signed "
+            f"'{name} <{FALLBACK_EMAIL}>'; to add your email, run: git config --global user.email you@example.com"
+        )
+    return (
+        f"git has your email ({email}) but no name on this machine, so your commits are signed "
+        f"'{fallback_name(email)} <{email}>'; to add your name, run: git config --global user.name 'Your Name'"
+    )
+
+
+def fallback_name(email: str) -> str:
+    """The name commits carry when git has only the owner's email: the email's first part."""
+    return email.partition("@")[0].strip() or FALLBACK_NAME
+
+
 NO_GIT = (
     "git is not installed (or not on PATH); PersonaKit keeps the vault's history with it: install git "
     "(https://git-scm.com/downloads) and try again"
@@ -73,12 +93,10 @@ class History:
 
         The fallback identity is given to each commit, never written into the vault's config, so an
         identity the owner sets later (globally or in the vault) takes over at once."""
-        said = None
         if not (self.root / ".git").exists():
             self.git.init("-q", "-b", "main")
         self.keep_private()
-        if not self._configured():
-            said = NO_IDENTITY
+        said = self.identity_note()
         self.commit(paths, "Create the PersonaKit vault")  # also in a repository that had commits
         return said
 
@@ -121,17 +139,29 @@ class History:
         for old in ("git-index", "git-index.head", "git-index.lock"):  # where PersonaKit 0.2 built commits
             (self.state / old).unlink(missing_ok=True)
 
-    def _configured(self) -> bool:
-        return self.identity() is not None
-
     def owner_identity(self) -> dict[str, str]:
-        """Environment for commits by the owner: their git config, else PersonaKit's fallback."""
+        """Environment for commits by the owner: their git config (or git's variables); what is missing
+        of it comes from PersonaKit's fallback, and what is set is kept (an email without a name keeps
+        the email, and the name is the email's first part)."""
         if self._identity is None:
-            self._identity = {} if self._configured() else {
-                "GIT_AUTHOR_NAME": FALLBACK_NAME, "GIT_AUTHOR_EMAIL": FALLBACK_EMAIL,
-                "GIT_COMMITTER_NAME": FALLBACK_NAME, "GIT_COMMITTER_EMAIL": FALLBACK_EMAIL,
-            }  # fmt: skip
+            name, email = self.configured()
+            wanted = {"NAME": name or (fallback_name(email) if email else FALLBACK_NAME),
+                      "EMAIL": email or FALLBACK_EMAIL}  # fmt: skip
+            self._identity = {
+                f"GIT_{who}_{key}": value
+                for key, value in wanted.items()
+                if not (name if key == "NAME" else email)
+                for who in ("AUTHOR", "COMMITTER")
+            }
         return self._identity
+
+    def identity_note(self) -> str | None:
+        """What to tell the owner about the identity their commits carry: nothing when git has their name
+        and email, else what is missing and how to set it."""
+        name, email = self.configured()
+        if name and email:
+            return None
+        return NO_IDENTITY if not (name or email) else half_identity(name, email)
 
     # -- committing ---------------------------------------------------------------------------------
     def head(self) -> str | None:
@@ -331,7 +361,14 @@ class History:
 
     def identity(self) -> tuple[str, str] | None:
         """The name and email the owner's commits are signed with (see `store.objects.commits.identity`)."""
-        return identity(lambda key: str(self.git.config(key, with_exceptions=False)))
+        return identity(self._config)
+
+    def configured(self) -> tuple[str, str]:
+        """The owner's name and email as the environment or git config has them ("" for one it lacks)."""
+        return configured(self._config)
+
+    def _config(self, key: str) -> str:
+        return str(self.git.config(key, with_exceptions=False))
 
     def ignored(self, path: str) -> bool:
         """Does .gitignore keep path (relative to the vault) out of git?"""

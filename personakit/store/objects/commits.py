@@ -25,7 +25,13 @@ _CRUD = "".join(chr(c) for c in range(33)) + ".,:;<>\"\\'"  # what git trims fro
 
 def identity(config: Callable[[str], str]) -> tuple[str, str] | None:
     """The name and email the owner's commits are signed with, when the environment (GIT_AUTHOR_* and
-    GIT_COMMITTER_*, as git reads them) or git's config (config: a key's value, "" when unset) has them."""
+    GIT_COMMITTER_*, as git reads them) or git's config (config: a key's value, "" when unset) has both."""
+    name, email = configured(config)
+    return (name, email) if name and email else None
+
+
+def configured(config: Callable[[str], str]) -> tuple[str, str]:
+    """The owner's name and email as the environment or git's config has them ("" for one it lacks)."""
     found = []
     for key, name in (("NAME", "user.name"), ("EMAIL", "user.email")):
         author, committer = (
@@ -34,9 +40,7 @@ def identity(config: Callable[[str], str]) -> tuple[str, str] | None:
         if not (author and committer):
             configured = config(name).strip()
             author, committer = author or configured, committer or configured
-        if not (author and committer):
-            return None
-        found.append(author)
+        found.append(author if author and committer else "")
     return found[0], found[1]
 
 
