@@ -22,6 +22,7 @@ from contextlib import suppress
 from typing import NoReturn
 
 from personakit import __version__
+from personakit.core.memory import Draft
 from personakit.errors import PersonaKitError
 from personakit.store.files import VaultFiles, resolve_vault
 from personakit.store.history import NO_IDENTITY
@@ -85,8 +86,9 @@ def tell_no_identity(files: VaultFiles, note: str = NO_IDENTITY) -> None:
 
 
 def warn_broken(kit: PersonaKit) -> None:
-    if kit.broken:
-        warn(f"{len(kit.broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
+    broken = [name for name, (_, error, _) in kit.broken.items() if not isinstance(error, Draft)]
+    if broken:  # a draft (an empty new note) is no trouble
+        warn(f"{len(broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
 
 
 def warn(text: str) -> None:

@@ -51,6 +51,11 @@ _TRAILING = ".!?,;:…。！？、"
 InvalidMemory = InvalidFrontMatter
 
 
+class Draft(InvalidMemory):
+    """A file that is no memory yet: empty, or with no front matter (a note just made in Obsidian). It is
+    skipped without a word, and taken in as any hand-made file once it is a memory."""
+
+
 def clean(text: str) -> str:
     """One line of printable text: whitespace runs become one space; control characters are dropped."""
     text = _SPACE.sub(" ", text).strip()
@@ -180,9 +185,9 @@ def parse_memory(raw: str, name: str = "") -> Memory:
     if raw.startswith("\ufeff"):
         raw = raw[1:]
     if not raw.strip():
-        raise InvalidMemory("the file is empty", 1)
+        raise Draft("the file is empty", 1)
     if not raw.startswith("---"):
-        raise InvalidMemory("no front matter: the file must start with a line '---'", 1)
+        raise Draft("no front matter: the file must start with a line '---'", 1)
     front = read(raw)
     meta = front.meta
     text = clean(front.body)

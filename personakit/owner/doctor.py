@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 
 from personakit.core.credentials.engine import holds_credential, looks_like_credential
 from personakit.core.front_matter import read
-from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, InvalidMemory, Memory
+from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, Draft, InvalidMemory, Memory
 from personakit.core.plainfile import read_memory
 from personakit.core.relations.pairs import clashes
 from personakit.owner.checked import Checked
 from personakit.store.files import FileStat, plain_name
 from personakit.store.private import loose
 from personakit.vault.service import PersonaKit
+
+VAULT_FILES = frozenset({".gitignore", ".gitattributes"})  # outside memories/, the vault's own workings
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ def examine(vault: str | None, full: bool = False) -> Report:
     held: set[str] = set()  # files a commit would refuse: unreadable, or holding a secret
     by_id: dict[str, list[str]] = defaultdict(list)
     visible: dict[str, str] = {}  # id -> text, for the clashes note
+    drafts: list[str] = []
     for name, stat in sorted(on_disk.items()):
         where = f"memories/{name}"
         known = checked.known(name, stat)
@@ -80,6 +83,9 @@ def examine(vault: str | None, full: bool = False) -> Report:
         try:
             raw = kit.files.read(name)
             memory = read_memory(raw, name)  # the fast path for plain files: the same Memory
+        except Draft:
+            drafts.append(where)
+            continue
         except InvalidMemory as error:
             report.problems.append(Problem(f"{where}:{error.line}" if error.line else where, str(error)))
             held.add(where)
@@ -132,8 +138,15 @@ def examine(vault: str | None, full: bool = False) -> Report:
             f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
             "'personakit clashes' lists them"
         )
+    if drafts:
+        shown = ", ".join(drafts[:3]) + (f" and {len(drafts) - 3} more" if len(drafts) > 3 else "")
+        report.notes.append(
+            f"{shown} {'is a draft' if len(drafts) == 1 else 'are drafts'} (empty, or no front matter), "
+            "not a memory yet: PersonaKit takes a draft in once it starts with front matter and has a text "
+            "below it (docs/vault.md)"
+        )
     _mode_problems(kit, report)
-    _git_problems(kit, report, held)
+    _git_problems(kit, report, held, set(drafts))
     _index_problems(kit, report, readable)
     report.problems.sort(key=_by_file)
     if kit.writable:
@@ -233,7 +246,7 @@ def _mode_problems(kit: PersonaKit, report: Report) -> None:
         )
 
 
-def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
+def _git_problems(kit: PersonaKit, report: Report, held: set[str], drafts: set[str]) -> None:
     trouble = kit.history.trouble()
     if trouble:
         report.problems.append(Problem("git", trouble))
@@ -258,12 +271,16 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
         )
     symlinks = {f"memories/{name}" for name in kit.files.symlinks()}
     obsidian = False
+    notes: list[str] = []  # the owner's own files beside the memories
     for path in sorted(kit.history.changed(".")):
         memory = path.startswith("memories/") and plain_name(path.removeprefix("memories/"))
-        if path.startswith(".personakit/") or path in symlinks:
-            continue  # machine state; a link is reported as one
+        if path.startswith(".personakit/") or path in symlinks or path in drafts:
+            continue  # machine state; a link is reported as one; a draft is noted
         if path.startswith(".obsidian/"):
             obsidian = True  # the app's settings: never a problem of the vault's
+            continue
+        if not path.startswith("memories/") and path not in VAULT_FILES:
+            notes.append(path)  # the owner's: PersonaKit neither reads nor commits them
             continue
         if path in held:
             what = "is not committed to git, and will not be while the problem reported for it stands"
@@ -284,6 +301,15 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str]) -> None:
                 f"git -C {shlex.quote(str(kit.root))} commit -m 'Update {path}' -- {shlex.quote(path)}"
             )
         report.problems.append(Problem(path, what))
+    if notes:
+        shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
+        them = "it" if len(notes) == 1 else "them"
+        root, paths = shlex.quote(str(kit.root)), " ".join(map(shlex.quote, notes))
+        report.notes.append(
+            f"{shown} {'is' if len(notes) == 1 else 'are'} yours, outside memories/: PersonaKit never reads or "
+            f"commits {them}, and sync carries only what git has committed; to keep {them} on every device: "
+            f"git -C {root} add -- {paths} && git -C {root} commit -m 'My notes' -- {paths}"
+        )
     if obsidian and kit.history.tracked([".obsidian"]):
         report.notes.append(
             "git tracks Obsidian's settings (.obsidian/), so they show as changes whenever Obsidian saves "

@@ -5,7 +5,9 @@ indexes what changed since it was indexed, drops what is gone, and (with commit)
 changed as the owner's edit: one commit per memory, a rename by hand as one commit, a change of only the
 `state:` (or `category:`) line as the decision it is ("approve m_x: text (by hand)"). A hand-made file
 with no id gets its id written into it, in the same commit. An unreadable file is
-reported and never committed; nor is one that holds something shaped like a credential. It is called by
+reported and never committed; nor is one that holds something shaped like a credential. A draft (an
+empty file, or one with no front matter: Obsidian's "New note") is neither reported nor committed until
+it is a memory; then it is taken in as any hand-made file. It is called by
 the watcher, at start, and by every owner command before it runs, so the audit trail has no holes.
 """
 
@@ -19,7 +21,7 @@ from dataclasses import replace
 from functools import partial
 
 from personakit.core.credentials.engine import holds_credential
-from personakit.core.memory import VERB, InvalidMemory, Memory, claimed_ids, parse_memory, with_memory_id
+from personakit.core.memory import VERB, Draft, InvalidMemory, Memory, claimed_ids, parse_memory, with_memory_id
 from personakit.core.plainfile import read_memory
 from personakit.errors import PersonaKitError
 from personakit.store.files import FileStat, digest, plain_name
@@ -94,7 +96,7 @@ def load(kit: Vault, name: str, stat: FileStat) -> tuple[Memory, FileStat] | Non
         raw = kit.files.read(name)
         memory = read_memory(raw, name)
     except (InvalidMemory, OSError, UnicodeError) as error:
-        if kit.broken.get(name, (None,))[0] != stat:
+        if kit.broken.get(name, (None,))[0] != stat and not isinstance(error, Draft):  # a draft: quietly
             line = error.line if isinstance(error, InvalidMemory) else None
             where = f"memories/{name}" + (f":{line}" if line else "")
             log.warning("skipped %s: %s", where, reason(error))
