@@ -85,3 +85,10 @@ def test_installed_like_an_app_the_command_needs_no_virtual_environment_path(
     )  # fmt: skip
     assert '"serverInfo":{"name":"personakit"' in served.stdout.replace(" ", ""), served.stderr
     assert (vault / "memories").is_dir()
+
+
+def test_the_readme_says_how_to_get_pipx_or_uv_when_neither_is_installed() -> None:
+    quick_start = (ROOT / "README.md").read_text().split("## Quick start")[1].split("\n## ")[0]
+    assert "Neither installed yet?" in quick_start
+    for way in ("apt install pipx", "brew install pipx", "pipx ensurepath", "astral.sh/uv/install.sh"):
+        assert way in quick_start, way
