@@ -25,7 +25,9 @@ def test_an_email_without_a_name_is_used_and_the_name_is_asked_for(vault: Path, 
     assert author(vault) == "sam <sam@example.com>"
     assert cli_process("approve", coffee, "--vault", str(vault), env=env).stderr == ""  # said once
     doctor = cli_process("doctor", "--vault", str(vault), env=env)
-    assert doctor.returncode == 0 and "note: git has your email (sam@example.com) but no name" in doctor.stdout
+    assert (
+        doctor.returncode == 0 and "note: git has your email (sam@example.com) but no name" in doctor.stdout
+    )
 
 
 def test_a_name_without_an_email_is_used_and_the_email_is_asked_for(vault: Path, tmp_path: Path) -> None:
