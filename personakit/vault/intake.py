@@ -21,7 +21,15 @@ from dataclasses import replace
 from functools import partial
 
 from personakit.core.credentials.engine import holds_credential
-from personakit.core.memory import VERB, Draft, InvalidMemory, Memory, claimed_ids, parse_memory, with_memory_id
+from personakit.core.memory import (
+    VERB,
+    Draft,
+    InvalidMemory,
+    Memory,
+    claimed_ids,
+    parse_memory,
+    with_memory_id,
+)
 from personakit.core.plainfile import read_memory
 from personakit.errors import PersonaKitError
 from personakit.store.files import FileStat, digest, plain_name

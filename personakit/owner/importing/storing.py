@@ -32,11 +32,11 @@ from typing import Literal
 from personakit.core.categories import guess_category
 from personakit.core.memory import Memory, memory_id, render_memory, slug
 from personakit.core.proposal import check_proposal
-from personakit.core.relations import near_duplicates
+from personakit.core.relations.pairs import near_duplicates
 from personakit.errors import PersonaKitError
-from personakit.linking import similar_to
 from personakit.owner.importing import FORMATS, Item, basic_memory, parsers
 from personakit.owner.importing.guess import guess
+from personakit.vault.linking import similar_to
 from personakit.vault.service import PersonaKit, now
 from personakit.vault.writing import write
 
