@@ -28,6 +28,7 @@ from pydantic import Field
 from personakit import __version__
 from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
+from personakit.mcp.arguments import CheckedTool
 from personakit.mcp.jsonrpc import AnsweredLines
 from personakit.mcp.resources import PersonaKitServer, register
 from personakit.mcp.resources import host_of as _host
@@ -161,8 +162,9 @@ def personakit_propose(
 
 def _tool(fn: Any, **details: Any) -> Tool:
     """A tool whose output schema has its `$defs` written in place: a client checks every result against
-    it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read)."""
-    tool = Tool.from_function(fn, **details)
+    it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read).
+    Arguments it refuses are answered in one sentence (`arguments.CheckedTool`)."""
+    tool = CheckedTool.from_function(fn, **details)
     if tool.fn_metadata.output_schema is not None:
         tool.fn_metadata.output_schema = _inline_defs(tool.fn_metadata.output_schema)
     return tool
@@ -214,6 +216,8 @@ def _terminate(signum: int, frame: object) -> None:
             kit.close(wait=5.0)
         except Exception:
             log.exception("could not close the vault cleanly; every write is atomic, so nothing is lost")
+    if signum == signal.SIGINT and sys.stderr.isatty():
+        sys.stderr.write("\n")  # Ctrl-C in a terminal: the shell's prompt starts on a line of its own
     sys.stderr.flush()
     os._exit(0 if signum == signal.SIGTERM else 128 + signum)
 

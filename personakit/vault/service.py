@@ -104,6 +104,8 @@ class PersonaKit(Vault):
         refuse_outside(root)
         if not VaultFiles(root).is_vault():
             if not create:
+                if root.is_file():  # said now, not after the owner has tried `personakit init` on it
+                    raise PersonaKitError(f"{root} is a file, not a folder; give the vault's folder")
                 raise PersonaKitError(f"{root} is not a PersonaKit vault; make one with: personakit init")
             said = init_vault(root)
             log.info("created a new vault at %s", root)

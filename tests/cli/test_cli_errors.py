@@ -48,3 +48,10 @@ def test_command_line_mistakes_show_the_usage_and_a_typo_gets_a_guess(vault: Pat
     for args in (["approve"], ["list", "--state", "maybe"], ["list", "--colour"]):
         done = cli_process(*args, "--vault", str(vault))
         assert done.returncode == 2 and done.stderr.startswith("usage: personakit "), done
+
+
+def test_a_vault_that_is_a_file_is_said_to_be_one_the_first_time(tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a vault\n")
+    for args in (["list"], ["approve", "m_0"], ["doctor"]):
+        one_sentence(cli_process(*args, "--vault", str(a_file)), f"{a_file} is a file, not a folder")
