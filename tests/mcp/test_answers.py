@@ -45,7 +45,7 @@ def test_every_problem_is_one_sentence_and_exit_1(tmp_path: Path) -> None:
     a_file.write_text("not a folder\n")
     for args in (["init", str(a_file)], ["serve", "--vault", str(a_file)]):
         one_sentence(run(*args), str(a_file), "is a file, not a folder")
-    one_sentence(run("list", "--vault", str(a_file)), "is not a PersonaKit vault")
+    one_sentence(run("list", "--vault", str(a_file)), "is a file, not a folder")  # said the first time
     one_sentence(run("doctor", "--vault", str(tmp_path / "nowhere")), "personakit init")
     one_sentence(run("approve", "m_0", "--vault", str(tmp_path / "nowhere")), "personakit init")
     one_sentence(run("init", str(a_file / "vault")), "cannot make a vault", "Not a directory")
