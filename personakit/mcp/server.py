@@ -4,6 +4,11 @@ the guide prompt are in `resources.py`.
 Owner decisions (approve, reject, restrict, forget, edit) are deliberately not tools: there is no path
 from a model to them. Tool results are the service's own dicts, so structured content and the text block
 carry the same JSON. stdout is the protocol; everything this process says goes to stderr.
+
+Arguments the SDK refuses before a tool runs (missing, or of the wrong type) come back as pydantic's
+report (`1 validation error for personakit_proposeArguments ... https://errors.pydantic.dev/...`);
+`CheckedTool` turns that into one sentence naming each argument, still an `isError` result, as every
+other refusal is.
 """
 
 from __future__ import annotations
@@ -23,12 +28,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from personakit import __version__
 from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
-from personakit.mcp.arguments import CheckedTool
 from personakit.mcp.jsonrpc import AnsweredLines
 from personakit.mcp.resources import PersonaKitServer, register
 from personakit.mcp.resources import host_of as _host
@@ -163,7 +167,7 @@ def personakit_propose(
 def _tool(fn: Any, **details: Any) -> Tool:
     """A tool whose output schema has its `$defs` written in place: a client checks every result against
     it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read).
-    Arguments it refuses are answered in one sentence (`arguments.CheckedTool`)."""
+    Arguments it refuses are answered in one sentence (`CheckedTool`)."""
     tool = CheckedTool.from_function(fn, **details)
     if tool.fn_metadata.output_schema is not None:
         tool.fn_metadata.output_schema = _inline_defs(tool.fn_metadata.output_schema)
@@ -184,6 +188,51 @@ def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
         return {key: inline(value) for key, value in node.items() if key != "$defs"}
 
     return cast(dict[str, Any], inline(schema))
+
+
+# -- arguments the SDK refuses, answered as every refusal is: one sentence ----------------------------
+# What a JSON value of each pydantic type error should have been, in a model's words.
+WANTED = {
+    "string_type": "text (a string)",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+}
+
+
+class CheckedTool(Tool):
+    """The SDK's tool, saying in one sentence which arguments were missing or wrong."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as error:
+            if not isinstance(error.__cause__, ValidationError):
+                raise
+            said = argument_sentence(self.name, error.__cause__)
+            raise ToolError(f"Error executing tool {self.name}: {said}") from None
+
+
+def argument_sentence(tool: str, error: ValidationError) -> str:
+    """One sentence for every argument pydantic refused: "personakit_propose was not run: the argument
+    quote is missing."""
+    missing, wrong = [], []
+    for problem in error.errors(include_url=False, include_input=False):
+        name = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+        if problem["type"] == "missing":
+            missing.append(name)
+        else:
+            wanted = WANTED.get(problem["type"]) or problem["msg"][:1].lower() + problem["msg"][1:]
+            wrong.append(f"{name} must be {wanted.removeprefix('input should be ')}")
+    parts = []
+    if missing:
+        parts.append(
+            f"the argument {missing[0]} is missing"
+            if len(missing) == 1
+            else f"the arguments {', '.join(missing[:-1])} and {missing[-1]} are missing"
+        )
+    parts += wrong
+    return f"{tool} was not run: {'; '.join(parts)}; call it again with every argument its schema asks for."
 
 
 _running: list[PersonaKit] = []
