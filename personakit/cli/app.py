@@ -25,7 +25,7 @@ from personakit import __version__
 from personakit.core.memory import Draft
 from personakit.errors import PersonaKitError
 from personakit.store.files import VaultFiles, resolve_vault
-from personakit.store.history import NO_IDENTITY
+from personakit.store.objects.commits import NO_IDENTITY
 from personakit.vault.service import PersonaKit
 
 Command = Callable[[argparse.Namespace], int]

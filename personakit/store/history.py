@@ -27,7 +27,14 @@ from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
 from personakit.store import gitlock, ownerindex
-from personakit.store.objects.commits import Commits, Unsigned, configured, identity
+from personakit.store.objects.commits import (
+    Commits,
+    Unsigned,
+    configured,
+    fallback_env,
+    identity,
+    identity_note,
+)
 from personakit.store.objects.signing import Signing, config_files
 from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs
 from personakit.store.ownerindex import OwnerIndex, stamp
@@ -35,33 +42,6 @@ from personakit.store.ownerindex import OwnerIndex, stamp
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 
 log = logging.getLogger("personakit")
-
-FALLBACK_NAME = "PersonaKit"
-FALLBACK_EMAIL = "personakit@localhost"
-NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
-    f"git has no name and email for you on this machine, so your commits are signed "
-    f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
-    "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
-)
-
-
-def half_identity(name: str, email: str) -> str:
-    """What to say when git has only one of the owner's name and email (the commits use it)."""
-    if name:
-        return (
-            f"git has your name ({name}) but no email on this machine, so your commits are signed "
-            f"'{name} <{FALLBACK_EMAIL}>'; to add your email, run: git config --global user.email you@example.com"
-        )
-    return (
-        f"git has your email ({email}) but no name on this machine, so your commits are signed "
-        f"'{fallback_name(email)} <{email}>'; to add your name, run: git config --global user.name 'Your Name'"
-    )
-
-
-def fallback_name(email: str) -> str:
-    """The name commits carry when git has only the owner's email: the email's first part."""
-    return email.partition("@")[0].strip() or FALLBACK_NAME
-
 
 NO_GIT = (
     "git is not installed (or not on PATH); PersonaKit keeps the vault's history with it: install git "
@@ -140,28 +120,15 @@ class History:
             (self.state / old).unlink(missing_ok=True)
 
     def owner_identity(self) -> dict[str, str]:
-        """Environment for commits by the owner: their git config (or git's variables); what is missing
-        of it comes from PersonaKit's fallback, and what is set is kept (an email without a name keeps
-        the email, and the name is the email's first part)."""
+        """Environment for commits by the owner: what git lacks of their identity, from the fallback
+        (`store.objects.commits.fallback_env`); what git has is kept."""
         if self._identity is None:
-            name, email = self.configured()
-            wanted = {"NAME": name or (fallback_name(email) if email else FALLBACK_NAME),
-                      "EMAIL": email or FALLBACK_EMAIL}  # fmt: skip
-            self._identity = {
-                f"GIT_{who}_{key}": value
-                for key, value in wanted.items()
-                if not (name if key == "NAME" else email)
-                for who in ("AUTHOR", "COMMITTER")
-            }
+            self._identity = fallback_env(*self.configured())
         return self._identity
 
     def identity_note(self) -> str | None:
-        """What to tell the owner about the identity their commits carry: nothing when git has their name
-        and email, else what is missing and how to set it."""
-        name, email = self.configured()
-        if name and email:
-            return None
-        return NO_IDENTITY if not (name or email) else half_identity(name, email)
+        """What to tell the owner about the identity their commits carry (None: git has all of it)."""
+        return identity_note(*self.configured())
 
     # -- committing ---------------------------------------------------------------------------------
     def head(self) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 
 from personakit.errors import PersonaKitError
-from personakit.store.history import FALLBACK_EMAIL
+from personakit.store.objects.commits import FALLBACK_EMAIL
 from personakit.vault.state import Vault
 
 log = logging.getLogger("personakit")

@@ -34,8 +34,9 @@ def run(
 def one_sentence(done: subprocess.CompletedProcess[str], *words: str) -> None:
     assert done.returncode == 1, done
     assert "Traceback" not in done.stderr, done.stderr
-    [said] = done.stderr.splitlines()  # the sentence alone: the usage block is for command-line mistakes
+    *first, said = done.stderr.splitlines()  # no usage block: that is for mistakes in the command line
     assert said.startswith("personakit: "), done.stderr
+    assert all(line.startswith("personakit: serving ") for line in first), done.stderr  # serve says it first
     for word in words:
         assert word in said, said
 

@@ -21,7 +21,7 @@ from owner import (
     write_memory,
 )
 
-from personakit.store.history import NO_IDENTITY
+from personakit.store.objects.commits import NO_IDENTITY
 from personakit.vault.service import init_vault
 
 Capsys = pytest.CaptureFixture[str]

@@ -190,7 +190,8 @@ def test_a_git_file_that_points_nowhere_is_refused_with_a_sentence(tmp_path: Pat
         done = cli_process(*args, "--vault", str(vault))
         assert done.returncode == 1
         *first, said = done.stderr.splitlines()  # no usage block: the command line was right
-        assert all(line.startswith("personakit: serving ") for line in first), done.stderr  # serve says so at once
+        serving = "personakit: serving "  # serve says so at once
+        assert all(line.startswith(serving) for line in first), done.stderr
         assert said.startswith(f"personakit: {vault}/.git should be a file pointing to a repository")
 
 

@@ -20,6 +20,58 @@ from personakit.store.objects.trees import Objects
 IDENTITY_VARIABLES = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
                       "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME", "HOME",
                       "EMAIL")  # fmt: skip
+FALLBACK_NAME = "PersonaKit"
+FALLBACK_EMAIL = "personakit@localhost"
+NO_IDENTITY = (  # the one way PersonaKit says it, wherever it says it
+    f"git has no name and email for you on this machine, so your commits are signed "
+    f"'{FALLBACK_NAME} <{FALLBACK_EMAIL}>'; to sign them as you, run: "
+    "git config --global user.name 'Your Name' && git config --global user.email you@example.com"
+)
+
+
+def half_identity(name: str, email: str) -> str:
+    """What to say when git has only one of the owner's name and email (the commits use it)."""
+    if name:
+        return (
+            f"git has your name ({name}) but no email on this machine, so your commits are signed "
+            f"'{name} <{FALLBACK_EMAIL}>'; to add your email, run: git config --global user.email you@example.com"
+        )
+    return (
+        f"git has your email ({email}) but no name on this machine, so your commits are signed "
+        f"'{fallback_name(email)} <{email}>'; to add your name, run: git config --global user.name 'Your Name'"
+    )
+
+
+def fallback_name(email: str) -> str:
+    """The name commits carry when git has only the owner's email: the email's first part."""
+    return email.partition("@")[0].strip() or FALLBACK_NAME
+
+
+def identity_note(name: str, email: str) -> str | None:
+    """What to tell the owner about the identity their commits carry: nothing when git has their name and
+    email, else what is missing and how to set it."""
+    if name and email:
+        return None
+    return NO_IDENTITY if not (name or email) else half_identity(name, email)
+
+
+def fallback_env(name: str, email: str) -> dict[str, str]:
+    """The identity variables that fill in what git lacks (name, email: what it has, "" for none): the
+    fallback's, except that an email alone keeps the email and names its first part. Never written into
+    the vault's config, so an identity the owner sets later takes over at once."""
+    wanted = {
+        "NAME": name or (fallback_name(email) if email else FALLBACK_NAME),
+        "EMAIL": email or FALLBACK_EMAIL,
+    }
+    have = {"NAME": name, "EMAIL": email}
+    return {
+        f"GIT_{who}_{key}": value
+        for key, value in wanted.items()
+        if not have[key]
+        for who in ("AUTHOR", "COMMITTER")
+    }
+
+
 _CRUD = "".join(chr(c) for c in range(33)) + ".,:;<>\"\\'"  # what git trims from a name's or email's ends
 
 
