@@ -93,9 +93,12 @@ class Review:
         from personakit.owner.corrections import vault_similar
 
         queue: list[tuple[Memory, list[str]]] = []
-        for group in vault_similar(self.kit):
-            if all(m.state != "unconfirmed" and m.id not in self.shown for m in group):
-                queue += [(m, [o.id for o in group if o.id != m.id]) for m in group[1:]]
+        for group in vault_similar(self.kit):  # each oldest first: a newer decided one may go into an older
+            queue += [
+                (m, [o.id for o in group if o.id != m.id])
+                for m in group[1:]
+                if m.state != "unconfirmed" and m.id not in self.shown
+            ]
         if not queue:
             return
         count = len(queue)

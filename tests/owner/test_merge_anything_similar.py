@@ -99,3 +99,22 @@ def test_the_more_private_decision_wins_a_merge(vault: Path) -> None:
     (other,) = propose(vault, "Likes green tea")
     refused = cli_process("merge", gone, other, "--vault", str(vault))
     assert refused.returncode == 1 and "is rejected; nothing was merged" in refused.stderr
+
+
+def test_a_skipped_unconfirmed_near_duplicate_does_not_hide_the_decided_ones(vault: Path) -> None:
+    blunt, direct = propose(vault, "Prefers blunt feedback", "Likes blunt, direct feedback")
+    pk(vault, "approve", blunt, direct)
+    (again,) = propose(vault, "Likes blunt feedback")  # unconfirmed, a near-duplicate of both
+    child = review(vault)
+    child.expect(rf"\[1/1\] {again}")
+    child.expect(PROMPT)
+    child.send("n")  # skipped: it stays unconfirmed, in the same group as the two approved ones
+    child.expect("1 decided memory repeats an older one")
+    child.expect(rf"\[1/1\] {direct}  \(\w+, approved\)")
+    child.expect(PROMPT)
+    child.send("m")
+    child.expect(rf"1 {blunt}  2 {again}\s+merge into \(1-2")  # both others of its group are offered
+    child.send("1")
+    child.expect(f"merged into {blunt}")
+    child.expect(pexpect.EOF)
+    assert "Done: 1 merged; 1 still unconfirmed." in str(child.before)
