@@ -5,6 +5,10 @@ and `created`, and whose body is the memory's text. The file is the truth; every
 Three more keys link memories (see `personakit.owner.corrections`): `replaces` (the id of the memory a
 correction replaces), `replaced_by` (on a memory the owner retired for a correction) and `similar` (the
 ids of near-duplicates a proposal had when it was made). A value that is not an id is ignored.
+Three say who and when (`core.people`, `core.when`): `about` (the names of others it is about, as
+Obsidian links), `said` (the day the owner said it) and `until` (the last day it holds). A memory about
+others has an id made from its text and their names, so "Is allergic to nuts" about Carla is not the
+owner's "Is allergic to nuts".
 
 Rewrites are line edits on the front matter, never a load-and-dump of the YAML: a state change touches
 the one `state:` line and an evidence append adds one line, so an owner's formatting, comments and extra
@@ -24,6 +28,9 @@ from typing import Literal, get_args
 import yaml
 
 from personakit.core.front_matter import InvalidFrontMatter, bounds, key_lines, read, value_end
+from personakit.core.people import key as name_key
+from personakit.core.people import read_about, render_about
+from personakit.core.when import read_day
 
 Category = Literal[
     "communication", "work-style", "tools", "preferences", "background", "constraints", "other"
@@ -36,6 +43,7 @@ VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "
 PRIVACY = ("approved", "unconfirmed", "rejected", "restricted")  # least private first
 KEYS = (  # the front matter PersonaKit reads
     "id", "category", "state", "evidence", "proposed_by", "created", "replaces", "replaced_by", "similar",
+    "about", "said", "until",
 )  # fmt: skip
 MAX_TEXT = 300  # characters of memory text, as the contract says
 MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
@@ -68,8 +76,11 @@ def normalize(text: str) -> str:
     return text.rstrip(_TRAILING + " ").strip()
 
 
-def memory_id(text: str) -> str:
-    return "m_" + hashlib.sha256(normalize(text).encode("utf-8")).hexdigest()[:12]
+def memory_id(text: str, about: Iterable[str] = ()) -> str:
+    """The id a proposal of text gets; about others (`about`), their names are part of what it is."""
+    names = sorted({name_key(n) for n in about})
+    made = normalize(text) + "".join(f"\nabout {n}" for n in names)
+    return "m_" + hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
 
 
 # Names Windows keeps for devices, whatever the extension: a memory file must never be called one.
@@ -126,6 +137,9 @@ class Memory:
     replaces: str = ""  # the id of the memory this one corrects, as proposed
     replaced_by: str = ""  # the id of the correction the owner approved in this one's place
     similar: tuple[str, ...] = ()  # ids of near-duplicates it had when proposed
+    about: tuple[str, ...] = ()  # plain names of the others it is about (none: the owner)
+    said: str = ""  # YYYY-MM-DD the owner said it, when the file says (else its created day)
+    until: str = ""  # YYYY-MM-DD, the last day it holds, when it holds for a while
 
     @property
     def confirmed(self) -> bool:
@@ -214,10 +228,11 @@ def parse_memory(raw: str, name: str = "") -> Memory:
     if category != typed:
         problems.append(f"{_wrong('category', typed, 'one of the seven')}: read as 'other'")
     mid = meta.get("id")
+    about, said, until = _who_and_when(meta, problems)
     if not (isinstance(mid, str) and _ID.match(mid)):
         if mid is not None:  # a missing id is no problem: it is made from the text, and written in
             problems.append(f"{_wrong('id', mid, 'm_ and 12 hex digits')}: made from the text instead")
-        mid = memory_id(text)
+        mid = memory_id(text, about)
     evidence = meta.get("evidence")
     if evidence is None:
         quotes: list[str] = []
@@ -244,7 +259,19 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         similar=tuple(
             dict.fromkeys(i for i in map(_an_id, similar if isinstance(similar, list) else [similar]) if i)
         ),
+        about=about,
+        said=said,
+        until=until,
     )
+
+
+def _who_and_when(meta: dict[object, object], problems: list[str]) -> tuple[tuple[str, ...], str, str]:
+    """`about`, `said` and `until` as a file has them; what cannot be read is a problem, not an error."""
+    about, problem = read_about(meta.get("about"))
+    said, said_problem = read_day(meta.get("said"), "said")
+    until, until_problem = read_day(meta.get("until"), "until")
+    problems += [p for p in (problem, said_problem, until_problem) if p]
+    return about, said, until
 
 
 def is_id(value: object) -> bool:
@@ -276,6 +303,9 @@ def render_memory(memory: Memory) -> str:
         lines.append(f"replaces: {memory.replaces}")
     if memory.similar:
         lines += ["similar:", *(f"  - {mid}" for mid in memory.similar)]
+    if memory.about:
+        lines.append(f"about: {render_about(memory.about)}")
+    lines += [f"{k}: {v}" for k, v in (("said", memory.said), ("until", memory.until)) if v]
     lines.append("---")
     return "\n".join(lines) + "\n" + memory.text + "\n"
 

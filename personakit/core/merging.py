@@ -16,6 +16,8 @@ The rules (docs/sync.md explains them to owners):
   id of its own, unconfirmed (or as private as the other device had it), and a note names both.
 - Forgotten on one side and changed on the other: the change wins, with a note. Forgotten on one side and
   untouched on the other: forgotten.
+- `about` changed differently on both sides: the union of the names; `said`: the earlier day; `until`:
+  the later day.
 - Any other key changed differently on both sides: here's value; a different category gets a note.
 
 Merging edits lines of the front matter and never loads and dumps the YAML, so an owner's formatting,
@@ -41,6 +43,8 @@ from personakit.core.memory import (
     parse_memory,
     set_key,
 )
+from personakit.core.people import key as name_key
+from personakit.core.people import render_about
 
 PRIVACY: tuple[State, ...] = ("approved", "unconfirmed", "rejected", "restricted")  # least to most private
 NoteKind = Literal["decisions", "texts", "kept", "category"]
@@ -171,6 +175,8 @@ def _merge_same(
                 kept = more_private(here_state, there_state)
                 notes.append(Note("decisions", mine.id, mine.text, here_state, there_state, kept))
             blocks.append((key, mine_text if kept == here_state else theirs_text))
+        elif key in ("about", "said", "until"):
+            blocks.append((key, _who_and_when(key, mine, theirs, mine_text, theirs_text)))
         else:
             blocks.append((key, mine_text))
             union = union or name == "evidence"
@@ -198,6 +204,21 @@ def _merge_same(
                 seen.add(normalize(quote))
     parse_memory(merged)  # the merge must read back; InvalidMemory sends the caller to a text merge
     return Merged(merged, second, tuple(notes))
+
+
+def _who_and_when(key: str, mine: Memory, theirs: Memory, mine_text: str, theirs_text: str) -> str:
+    """`about` changed on both sides: the union of their names; `said`: the earlier day; `until`: the
+    later (a value that is not a day loses to one that is)."""
+    if key == "about":
+        names: dict[str, str] = {}
+        for name in (*mine.about, *theirs.about):  # here's names first, then there's new ones
+            names.setdefault(name_key(name), name)
+        nl = "\r\n" if mine_text.endswith("\r\n") else "\n"
+        return f"about: {render_about(names.values())}{nl}"
+    if key == "said":
+        earlier = theirs.said and (not mine.said or theirs.said < mine.said)
+        return theirs_text if earlier else mine_text
+    return theirs_text if theirs.until > mine.until else mine_text
 
 
 def _apply_decisions(merged: Merged, mine: Memory, here: Collection[str], there: Collection[str]) -> Merged:

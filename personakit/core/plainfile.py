@@ -2,10 +2,11 @@
 
 `core.memory.parse_memory` reads any file a person could have typed, through python-frontmatter and
 PyYAML; that costs about half a millisecond a file, most of a first index. The files PersonaKit writes
-(and most hand edits) use a small plain subset: the six known keys once each, simple one-line values,
-and evidence as a block list of one-line quotes. `read_plain` reads exactly that subset and returns None
-for anything else (a comment, another key, a key twice, a quoting or value it does not know for certain,
-a text with a problem to report), and `read_memory` then falls back to `parse_memory`.
+(and most hand edits) use a small plain subset: the six known keys (and `said`, `until`) once each,
+simple one-line values, and evidence as a block list of one-line quotes. `read_plain` reads exactly that
+subset and returns None for anything else (a comment, another key, a key twice, a quoting or value it
+does not know for certain, a text with a problem to report), and `read_memory` then falls back to
+`parse_memory`.
 
 For every file it accepts, `read_plain` gives the same Memory as `parse_memory`, problems included
 (tests/core/test_plainfile.py checks this against generated and mangled files). To stay exact it leaves YAML's
@@ -21,6 +22,7 @@ from datetime import datetime
 import yaml
 
 from personakit.core.memory import CATEGORIES, MAX_TEXT, STATES, Memory, clean, parse_memory
+from personakit.core.when import read_day
 
 _BOUNDARY = re.compile(r"-{3,}[^\S\n]*$", re.MULTILINE)  # a delimiter line, as python-frontmatter finds it
 _KEY = re.compile(r"([a-z_]+):(?: (.*))?$")
@@ -34,7 +36,8 @@ _AVOID = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\u
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _STR = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
-KEYS = frozenset({"id", "category", "state", "evidence", "proposed_by", "created"})
+KEYS = frozenset({"id", "category", "state", "evidence", "proposed_by", "created", "said", "until"})
+_DAY = re.compile(r"\d{4}-\d\d-\d\d$")
 
 
 def read_memory(raw: str, name: str = "") -> Memory:
@@ -74,6 +77,8 @@ def read_plain(raw: str, name: str = "") -> Memory | None:
         proposed_by=_clean(str(meta.get("proposed_by", ""))),
         created=str(meta.get("created", "")),
         name=name,
+        said=str(meta.get("said", "")),
+        until=str(meta.get("until", "")),
     )
 
 
@@ -107,7 +112,8 @@ def _front_matter(lines: list[str]) -> dict[str, str | list[str]] | None:
             else:
                 return None
             continue
-        scalar = value if key == "created" else _scalar(value or "")  # a timestamp, not a string, to YAML
+        # A timestamp or a day, not a string, to YAML
+        scalar = value if key in ("created", "said", "until") else _scalar(value or "")
         if scalar is None or not _plain_value(key, value or "", scalar):
             return None
         meta[key] = scalar
@@ -124,6 +130,8 @@ def _plain_value(key: str, written: str, value: str) -> bool:
         return written == value and value in CATEGORIES
     if key == "state":
         return written == value and value in STATES
+    if key in ("said", "until"):  # a day, as read_day reads it without a problem
+        return written == value and bool(_DAY.match(value)) and read_day(value, key) == (value, "")
     if key == "created":  # PyYAML reads it as a timestamp, and parse_memory writes it back the same way
         if written != value or not _CREATED.match(value) or value.startswith("0"):
             return False

@@ -26,6 +26,11 @@ words = st.integers(0, 5).flatmap(
     lambda i: printable if i else st.one_of(st.text(max_size=60), st.sampled_from(ODD))
 )
 valid_created = st.datetimes(timezones=st.none()).map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ"))
+# A day or none; sometimes one read_day reports (before 1900, impossible, not a day).
+days = st.one_of(
+    st.just(""), st.dates().map(lambda d: d.strftime("%Y-%m-%d")),
+    st.sampled_from(["1899-12-31", "2026-02-30", "0001-01-01", "tomorrow", "2026-1-2"]),
+)  # fmt: skip
 
 
 def mostly(valid: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -45,6 +50,8 @@ def memories(draw: st.DrawFn) -> Memory:
         evidence=tuple(draw(st.lists(words, max_size=4))),
         proposed_by=draw(words),
         created=draw(mostly(valid_created)),
+        said=draw(days),
+        until=draw(days),
     )
 
 
@@ -62,13 +69,16 @@ def plain_memories(draw: st.DrawFn) -> Memory:
         evidence=tuple(draw(st.lists(st.one_of(tricky, st.sampled_from(ODD)), max_size=4))),
         proposed_by=draw(st.one_of(tricky, st.sampled_from(ODD))),
         created=draw(valid_created),
+        said=draw(days),
+        until=draw(days),
     )
 
 
 def typed(memory: Memory, draw: st.DrawFn) -> str:
     """The memory as a person might type it: values as they are, no quoting, in any order."""
     lines = [f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}",
-             f"proposed_by: {memory.proposed_by}", f"created: {memory.created}"]  # fmt: skip
+             f"proposed_by: {memory.proposed_by}", f"created: {memory.created}",
+             *(f"{k}: {v}" for k, v in (("said", memory.said), ("until", memory.until)) if v)]  # fmt: skip
     indent = draw(st.sampled_from(["", "  ", "    "]))
     lines.append("evidence:" + "".join(f"\n{indent}- {q}" for q in memory.evidence))
     lines = draw(st.permutations(lines))
@@ -153,6 +163,7 @@ def test_what_personakit_writes_takes_the_fast_path() -> None:
             id=f"m_{i:012x}", text=text, category="preferences", state=STATES[i % 4],
             evidence=("I'd pick tea any day", "it's what I know: really", "yes"),
             proposed_by="claude-desktop", created="2026-01-02T03:04:05Z", name="note.md",
+            said="2025-12-24" if i else "", until="2026-03-01" if i == 2 else "",
         )  # fmt: skip
         taken += same_as_the_slow_path(render_memory(memory))
     assert taken == 3
