@@ -8,6 +8,7 @@ when no server is running. `app` is the frame; each module beside it registers i
 from personakit.cli import (  # noqa: F401  (registers their commands, in this order)
     memories,
     owner,
+    people,
     relations,
     sync,
     transfer,

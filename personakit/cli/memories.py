@@ -95,7 +95,7 @@ def _list_arguments(p: argparse.ArgumentParser) -> None:
 @command("list", "personakit list --state unconfirmed", _list_arguments)
 def cmd_list(args: argparse.Namespace) -> int:
     """List memories, newest first, optionally only one state or category."""
-    from personakit.owner.audit import state_shown
+    from personakit.owner.audit import state_shown, who_and_when_tag
     from personakit.owner.records import memory_record
 
     kit = open_vault(args)
@@ -109,7 +109,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([memory_record(m) for m in chosen], indent=2, ensure_ascii=False))
     elif chosen:
-        print("\n".join(f"{m.id}  {state_shown(m):<11} {m.category:<14} {m.text}" for m in chosen))
+        print(
+            "\n".join(
+                f"{m.id}  {state_shown(m):<11} {m.category:<14} {m.text}{who_and_when_tag(m)}" for m in chosen
+            )
+        )
     else:
         which = f"No {args.state} memories" if args.state else "No memories"
         print(which + (f" in the category {args.category}." if args.category else "."))

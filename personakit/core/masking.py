@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from functools import lru_cache
 from typing import NotRequired
 from urllib.parse import unquote
@@ -36,6 +37,7 @@ from personakit.core.credentials.engine import mask_together
 from personakit.core.credentials.textview import read
 from personakit.core.memory import CATEGORIES, Category, Memory
 from personakit.core.proposal import shorten
+from personakit.core.when import is_past, said_of
 
 MAX_QUOTES = 2
 MAX_QUOTE_CHARS = 240
@@ -73,6 +75,10 @@ class SharedMemory(TypedDict):
     category: Category
     confirmed: bool
     evidence: list[str]
+    about: NotRequired[list[str]]  # the others it is about, as plain names
+    said: NotRequired[str]  # YYYY-MM-DD
+    until: NotRequired[str]
+    past: NotRequired[bool]  # true once until has gone by
 
 
 class MemoryDetail(TypedDict):
@@ -85,6 +91,10 @@ class MemoryDetail(TypedDict):
     proposed_by: str
     history: list[str]
     note: NotRequired[str]
+    about: NotRequired[list[str]]
+    said: NotRequired[str]
+    until: NotRequired[str]
+    past: NotRequired[bool]
 
 
 def mask_emails(text: str) -> str:
@@ -117,16 +127,40 @@ def _visible(memory: Memory) -> None:
         raise ValueError(f"{memory.id} is {memory.state}: it must never leave the process")
 
 
-def present(memory: Memory) -> SharedMemory:
+def present(memory: Memory, today: date | None = None) -> SharedMemory:
+    """A memory as a read returns it; `past` is judged by today (None: never past)."""
     _visible(memory)
     text, evidence = _masked(memory.text, memory.evidence[:MAX_QUOTES])
-    return {
+    shared: SharedMemory = {
         "id": memory.id,
         "text": text,
         "category": memory.category,
         "confirmed": memory.confirmed,
         "evidence": list(evidence),
     }
+    shared.update(who_and_when(memory, today))  # type: ignore[typeddict-item]
+    return shared
+
+
+def who_and_when(memory: Memory, today: date | None = None) -> dict[str, object]:
+    """`about` (masked names, when any), `said`, `until` (when set) and `past` (when it has passed)."""
+    found: dict[str, object] = {}
+    if memory.about:
+        found["about"] = list(masked_names(memory.about))
+    said = said_of(memory.said, memory.created)
+    if said:
+        found["said"] = said
+    if memory.until:
+        found["until"] = memory.until
+        if today is not None and is_past(memory.until, today):
+            found["past"] = True
+    return found
+
+
+@lru_cache(maxsize=4096)
+def masked_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Names as they may leave the process: a hand-made file's name may hold an address or a key."""
+    return tuple(mask_together([mask_emails(n) for n in names]))
 
 
 @lru_cache(maxsize=4096)
@@ -146,7 +180,7 @@ def _merged(spans: object) -> list[tuple[int, int]]:
     return merged
 
 
-def present_detail(memory: Memory, history: list[str]) -> MemoryDetail:
+def present_detail(memory: Memory, history: list[str], today: date | None = None) -> MemoryDetail:
     """One memory opened on its own: more of its evidence, when and by whom it was proposed, and its
     history as one-liners that the caller built from what happened, never from what the text once said."""
     _visible(memory)
@@ -163,26 +197,72 @@ def present_detail(memory: Memory, history: list[str]) -> MemoryDetail:
     }
     if not memory.confirmed:
         detail["note"] = UNCONFIRMED_NOTE
+    detail.update(who_and_when(memory, today))  # type: ignore[typeddict-item]
     return detail
 
 
 def present_profile(
-    memories: list[Memory], total: int | None = None, most_chars: int = PROFILE_MOST_CHARS
+    memories: list[Memory],
+    total: int | None = None,
+    most_chars: int = PROFILE_MOST_CHARS,
+    today: date | None = None,
+    title: str = "",
 ) -> tuple[str, list[str]]:
-    """The approved memories as Markdown grouped by category, newest first, within most_chars; with the
-    ids it holds. Those that do not fit (the oldest), and those of `total` not given, are counted in a
-    last line."""
+    """The approved memories as Markdown within most_chars, with the ids it holds: what holds for now
+    (an `until` still ahead, soonest first) apart from what lasts (grouped by category, newest first),
+    and the names the memories are about. Past memories are left out. Those that do not fit (the
+    oldest), and those of `total` not given, are counted in a last line. With a title, the page of one
+    name (`personakit://about/{name}`): that title, and no line of names."""
     for memory in memories:
         if memory.state != "approved":
             raise ValueError(f"{memory.id} is {memory.state}: only approved memories are in the profile")
-    newest = sorted(memories, key=lambda m: m.created, reverse=True)  # ISO 8601 sorts as text
-    if not newest and not total:
-        return f"{PROFILE_TITLE}\n\nNothing is approved yet.\n", []
-    entries = [(m.category, _masked(m.text, ())[0]) for m in newest]
-    text, shown = by_category(entries, PROFILE_TITLE, most_chars, total)
-    return text, [m.id for m in newest[:shown]]
+    kept = [m for m in memories if today is None or not is_past(m.until, today)]
+    past = len(memories) - len(kept)
+    if not kept and not (total or 0) - past:
+        return f"{title or PROFILE_TITLE}\n\nNothing is approved yet.\n", []
+    now = sorted((m for m in kept if m.until), key=lambda m: (m.until, m.created))
+    lasting = sorted((m for m in kept if not m.until), key=lambda m: m.created, reverse=True)
+    head, names = [title or PROFILE_TITLE, ""], "" if title else _names_line(kept)
+    if names:
+        head += [names, ""]
+    shown: list[Memory] = []
+    if now:
+        head.append("## For now")
+        for memory in now:
+            line = f"- {_entry(memory)} (until {memory.until})"
+            if sum(map(len, head)) + len(line) > most_chars // 4:
+                break
+            head.append(line)
+            shown.append(memory)
+        head.append("")
+    title = "\n".join(head).rstrip("\n")
+    entries = [(m.category, _entry(m)) for m in lasting]
+    rest = None if total is None else total - past - len(now)
+    text, taken = by_category(entries, title, most_chars, rest)
+    return text, [m.id for m in [*shown, *lasting[:taken]]]
 
 
+def _entry(memory: Memory) -> str:
+    text = _masked(memory.text, ())[0]
+    return f"{text} (about {', '.join(masked_names(memory.about))})" if memory.about else text
+
+
+def _names_line(memories: list[Memory]) -> str:
+    """Whom the memories are about besides the user, most often first."""
+    counts: dict[str, tuple[int, str]] = {}
+    for memory in memories:
+        for name in masked_names(memory.about):
+            n, shown = counts.get(name.casefold(), (0, name))
+            counts[name.casefold()] = (n + 1, shown)
+    if not counts:
+        return ""
+    ranked = sorted(counts.values(), key=lambda c: (-c[0], c[1].casefold()))
+    listed = ", ".join(name for _, name in ranked[:MAX_PROFILE_NAMES])
+    more = f" and {len(ranked) - MAX_PROFILE_NAMES} more" if len(ranked) > MAX_PROFILE_NAMES else ""
+    return f"Others these memories are about: {listed}{more} (personakit://about/{{name}} gives one)."
+
+
+MAX_PROFILE_NAMES = 30
 PROFILE_TITLE = "# About the user\n\nWhat the user has approved in PersonaKit, newest first in each group."
 _LEFT_OUT = "({left} older approved {noun} left out to keep this short; personakit_read finds them by topic.)"
 

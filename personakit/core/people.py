@@ -24,6 +24,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from personakit.core.words import words
+
 MAX_NAMES = 8
 MAX_NAME = 80
 _LINK = re.compile(r"^\s*!?\[\[(.*?)\]\]\s*$", re.DOTALL)
@@ -108,6 +110,20 @@ def render_about(names: Iterable[str]) -> str:
     return "[" + ", ".join(json.dumps(f"[[{clean_name(n)}]]", ensure_ascii=False) for n in names) + "]"
 
 
+def expand(question: list[str], people: Iterable[Person]) -> list[str]:
+    """The words a question gains from the people it names. A person is named when the question has
+    every word of their name or of one of their aliases ("my sister": "sister"); it then gains the words
+    of the name and of every alias, so a memory about [[Carla]] answers a question about "my sister" and
+    one about [[my sister]] answers one about Carla. Words as `core.words.words` counts them."""
+    have = set(question)
+    extra: dict[str, None] = {}
+    for person in people:
+        groups = [words(n) for n in person.names()]
+        if any(group and set(group) <= have for group in groups):
+            extra.update((w, None) for group in groups for w in group if w not in have)
+    return list(extra)
+
+
 def same_subject(a: Iterable[str], b: Iterable[str], people: Iterable[Person] = ()) -> bool:
     """Are two memories about the same one? Both about the owner (no names), or sharing a name, a name
     and one of its aliases, or two aliases of one person."""
@@ -117,7 +133,7 @@ def same_subject(a: Iterable[str], b: Iterable[str], people: Iterable[Person] = 
     if ka & kb:
         return True
     for person in people:
-        known = person.keys()
+        known = person.name_keys()
         if ka & known and kb & known:
             return True
     return False
@@ -135,7 +151,7 @@ class Person:
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
-    def keys(self) -> set[str]:
+    def name_keys(self) -> set[str]:
         return {key(n) for n in self.names()}
 
 
@@ -160,6 +176,20 @@ def read_person(meta: dict[object, object], stem: str, file: str = "") -> Person
         if key(alias) != key(stem):
             aliases.setdefault(key(alias), alias)
     return Person(clean_name(stem), tuple(aliases.values()), file, problem)
+
+
+_NOT_IN_FILE_NAMES = set('*"\\/<>:|?')  # what Obsidian refuses in a note's name, and path separators
+
+
+def note_name_problem(name: str) -> str:
+    """Why name cannot name a people note's file ("" when it can)."""
+    if not _has_word(name) or len(name) > MAX_NAME:
+        return f"a name needs a letter or digit and at most {MAX_NAME} characters"
+    bad = sorted(set(name) & _NOT_IN_FILE_NAMES)
+    if bad or name.startswith("."):
+        shown = " ".join(bad) if bad else "."
+        return f"a note's name cannot hold {shown} (Obsidian refuses them in file names)"
+    return ""
 
 
 def render_person(name: str, aliases: Iterable[str]) -> str:

@@ -4,17 +4,23 @@ Input is what the index found, already checked against the files on disk; output
 assistant gets. Order: more distinct shared words first; then a finer score (the rarity of the shared
 words, a word found only in a quote counting three quarters); then approved before unconfirmed; then newest. When fewer than three memories
 match, approved memories that did not match fill the result up to three places, never past `limit`.
+
+A memory whose `until` has passed (`core.when.is_past`) is still returned when it matches, marked
+`"past": true`, after the current memories that share as many words; it never fills a place. "Today" is
+the caller's (the owner's local day).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import NotRequired
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from personakit.core.masking import UNCONFIRMED_NOTE, SharedMemory, present
 from personakit.core.memory import Memory
+from personakit.core.when import is_past
 
 DEFAULT_LIMIT = 7
 MAX_LIMIT = 20
@@ -39,8 +45,9 @@ def clamp_limit(limit: int) -> int:
     return max(1, min(MAX_LIMIT, limit))
 
 
-def order_key(match: Match) -> tuple[int, float, str]:
-    return (-match.shared, -match.fine, tie_break(match.memory.state, match.memory.created))
+def order_key(match: Match, today: date | None = None) -> tuple[int, bool, float, str]:
+    past = today is not None and is_past(match.memory.until, today)
+    return (-match.shared, past, -match.fine, tie_break(match.memory.state, match.memory.created))
 
 
 def tie_break(state: str, created: str) -> str:
@@ -57,19 +64,23 @@ def recency(created: str) -> str:
 _MIRROR = {c: chr(0x9E - c) for c in range(ord(" "), ord("~") + 1)}
 
 
-def compose(matches: list[Match], approved: list[Memory], withheld: int, limit: int) -> ReadResult:
-    """matches: visible memories sharing a word; approved: approved memories, newest first (may overlap)."""
+def compose(
+    matches: list[Match], approved: list[Memory], withheld: int, limit: int, today: date | None = None
+) -> ReadResult:
+    """matches: visible memories sharing a word; approved: approved memories, newest first (may overlap).
+    today: the day past memories are judged by (None: none is past)."""
     limit = clamp_limit(limit)
-    chosen = [m.memory for m in sorted(matches, key=order_key)[:limit]]
+    chosen = [m.memory for m in sorted(matches, key=lambda m: order_key(m, today))[:limit]]
     if len(chosen) < FILL_TO:
         taken = {m.memory.id for m in matches}
         for memory in approved:
             if len(chosen) >= min(FILL_TO, limit):
                 break
-            if memory.id not in taken and memory.confirmed:
+            past = today is not None and is_past(memory.until, today)
+            if memory.id not in taken and memory.confirmed and not past:
                 chosen.append(memory)
                 taken.add(memory.id)
-    result: ReadResult = {"memories": [present(m) for m in chosen], "withheld": withheld}
+    result: ReadResult = {"memories": [present(m, today) for m in chosen], "withheld": withheld}
     if any(not m.confirmed for m in chosen):
         result["note"] = NOTE
     return result

@@ -19,14 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from personakit.core.memory import Memory
+from personakit.core.people import expand
 from personakit.core.reading import ReadResult
+from personakit.core.when import is_past, said_of
 from personakit.core.words import words, written_without_spaces
 from personakit.errors import PersonaKitError
 from personakit.owner.corrections import link_lines
+from personakit.owner.people import notes
 from personakit.store.history import Commit
 from personakit.store.index import ALL_WORDS_FIELDS
 from personakit.vault.service import PersonaKit
@@ -228,6 +231,7 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
         "",
         f"file:      memories/{memory.name}",
         f"proposed:  by {memory.proposed_by or 'unknown'}, {local(memory.created) if memory.created else 'unknown'}",
+        *who_and_when_lines(memory),
         "evidence:" if memory.evidence else "evidence:  none",
         *(f"  - {quote}" for quote in memory.evidence),
     ]
@@ -246,15 +250,38 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
     return lines
 
 
+def who_and_when_lines(memory: Memory) -> list[str]:
+    """`about`, `said` (or the day it was proposed, for a memory without one) and `until`, as lines."""
+    lines = [f"about:     {', '.join(memory.about)}"] if memory.about else []
+    said = said_of(memory.said, memory.created)
+    if said:
+        lines.append(f"said:      {said}" + ("" if memory.said else " (the day it was proposed)"))
+    if memory.until:
+        lines.append(
+            f"until:     {memory.until}" + (" (past)" if is_past(memory.until, date.today()) else "")
+        )
+    return lines
+
+
+def who_and_when_tag(memory: Memory) -> str:
+    """The same, short, for a line of `personakit list`: "  [about Carla; until 2026-12-20]"."""
+    parts = [f"about {', '.join(memory.about)}"] if memory.about else []
+    parts += [f"said {memory.said}"] if memory.said else []
+    if memory.until:
+        parts.append(f"until {memory.until}" + (", past" if is_past(memory.until, date.today()) else ""))
+    return f"  [{'; '.join(parts)}]" if parts else ""
+
+
 # -- search, for the owner's eyes -----------------------------------------------------------------------
 def matching(kit: PersonaKit, question: str) -> list[tuple[Memory, list[str]]]:
     """Every memory sharing a word with question, in any state, as its file says now, with the words."""
     terms = words(question)
+    terms += expand(terms, notes(kit).all())
     found = []
     for hit in kit.indexed(lambda: kit.index.search(terms, None, ALL_WORDS_FIELDS)):
         memory = kit.current(hit)
         if memory is not None:
-            mine = set(words(" ".join((memory.text, *memory.evidence))))
+            mine = set(words(" ".join((memory.text, *memory.evidence, *memory.about))))
             found.append((memory, [t for t in terms if t in mine]))
     return found
 

@@ -40,8 +40,10 @@ from personakit.core.memory import (
     set_key,
     set_state,
 )
+from personakit.core.people import key, same_subject
 from personakit.core.relations.pairs import clashes, clashes_with, search_words, similar_groups
 from personakit.errors import PersonaKitError
+from personakit.owner.people import notes
 from personakit.vault.linking import copies, similar_to
 from personakit.vault.service import PersonaKit
 from personakit.vault.writing import write
@@ -190,7 +192,12 @@ def likely_clashes(kit: PersonaKit, memory: Memory) -> list[tuple[Memory, str]]:
         ):
             others[other.id] = other
     reasons = clashes_with(memory.text, [(m.id, m.text) for m in others.values()])
-    return [(others[mid], reason) for mid, reason in reasons]
+    people = notes(kit).all()
+    return [
+        (others[mid], reason)
+        for mid, reason in reasons
+        if same_subject(memory.about, others[mid].about, people)  # "Carla is vegan" / "Is not vegan"
+    ]
 
 
 def merge_targets(kit: PersonaKit, memory: Memory, also: Iterable[str] = ()) -> list[Memory]:
@@ -200,7 +207,9 @@ def merge_targets(kit: PersonaKit, memory: Memory, also: Iterable[str] = ()) -> 
     found = []
     for mid in dict.fromkeys(ids):
         other = current(kit, mid)
-        if other is not None and other.state != "rejected" and other.id != memory.id:
+        present = other is not None and other.state != "rejected" and other.id != memory.id
+        # Never merge Carla's allergy into the owner's.
+        if present and other is not None and same_subject(memory.about, other.about):
             found.append(other)
     return found
 
@@ -229,14 +238,26 @@ def vault_clashes(kit: PersonaKit) -> list[tuple[Memory, Memory, str]]:
     """Pairs of visible memories (approved or unconfirmed) that likely disagree, the older one first."""
     visible = oldest_first(kit, (m for m in _indexed(kit) if m.state in VISIBLE_STATES))
     by_id = {m.id: m for m in visible}
-    return [(by_id[a], by_id[b], why) for a, b, why in clashes([(m.id, m.text) for m in visible])]
+    people = notes(kit).all()
+    found = clashes([(m.id, m.text) for m in visible])
+    return [
+        (by_id[a], by_id[b], why)
+        for a, b, why in found
+        if same_subject(by_id[a].about, by_id[b].about, people)
+    ]
 
 
 def vault_similar(kit: PersonaKit) -> list[list[Memory]]:
     """Groups of near-duplicates among the memories that are not rejected, each oldest first."""
     kept = oldest_first(kit, (m for m in _indexed(kit) if m.state != "rejected"))
     by_id = {m.id: m for m in kept}
-    return [[by_id[i] for i in dict.fromkeys(ids)] for ids in similar_groups([(m.id, m.text) for m in kept])]
+    groups = []
+    for ids in similar_groups([(m.id, m.text) for m in kept]):
+        by_subject: dict[frozenset[str], list[Memory]] = {}  # the same words about others are not the same
+        for mid in dict.fromkeys(ids):
+            by_subject.setdefault(frozenset(map(key, by_id[mid].about)), []).append(by_id[mid])
+        groups += [group for group in by_subject.values() if len(group) > 1]
+    return groups
 
 
 def _indexed(kit: PersonaKit) -> list[Memory]:

@@ -17,10 +17,12 @@ import shlex
 from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 
 from personakit.core.credentials.engine import holds_credential, looks_like_credential
 from personakit.core.front_matter import read
 from personakit.core.memory import MAX_TEXT, VISIBLE_STATES, Draft, InvalidMemory, Memory
+from personakit.core.people import Person, same_subject
 from personakit.core.plainfile import read_memory
 from personakit.core.relations.pairs import clashes
 from personakit.owner.checked import Checked
@@ -103,13 +105,13 @@ def examine(vault: str | None, full: bool = False) -> Report:
         readable[name] = stat
         by_id[memory.id].append(name)
         if memory.state in VISIBLE_STATES:
-            visible.setdefault(memory.id, memory.text)
+            visible.setdefault(memory.id, _visible(memory))
         found = _memory_problems(memory, raw)
         if _secrets(memory):
             held.add(where)
             found += _secret_problems(memory, raw)
         if not found:
-            checked.fine(name, stat, memory.id, memory.text if memory.state in VISIBLE_STATES else None)
+            checked.fine(name, stat, memory.id, _visible(memory) if memory.state in VISIBLE_STATES else None)
         report.problems += found
 
     for mid, names in sorted(by_id.items()):
@@ -132,7 +134,9 @@ def examine(vault: str | None, full: bool = False) -> Report:
             )
         )
     report.memories = len(readable)
-    clashing = checked.clashes(visible, lambda: len(clashes(list(visible.items()))))
+    people = kit.people.all()
+    clashing = checked.clashes(visible, partial(_clashing, visible, people))
+    report.problems += [Problem(p.file, p.problem) for p in people if p.problem]
     if clashing:
         report.notes.append(
             f"{clashing} pair{'s' if clashing != 1 else ''} of memories likely disagree; "
@@ -182,6 +186,21 @@ def _at(memory: Memory, line: int | None) -> str:
     return f"memories/{memory.name}" + (f":{line}" if line else "")
 
 
+_NAME = "\x1f"  # joins a visible memory's text and the names it is about (never in either: clean() drops it)
+
+
+def _visible(memory: Memory) -> str:
+    """What the clash note needs of a visible memory: its text, and whom it is about."""
+    return _NAME.join((memory.text, *memory.about))
+
+
+def _clashing(visible: dict[str, str], people: list[Person]) -> int:
+    """Pairs of visible memories that likely disagree, about the same one (`core.people.same_subject`)."""
+    split = {mid: value.split(_NAME) for mid, value in visible.items()}
+    pairs = clashes([(mid, parts[0]) for mid, parts in split.items()])
+    return sum(1 for a, b, _ in pairs if same_subject(split[a][1:], split[b][1:], people))
+
+
 def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
     if not memory.problems:
         return []
@@ -192,12 +211,16 @@ def _memory_problems(memory: Memory, raw: str) -> list[Problem]:
         if key in twice and " is written " in problem:
             found.append(Problem(_at(memory, twice[key][-1]), problem))
             continue
-        line = _line_of(raw, key) if key in ("state", "category", "id", "evidence") else _body_line(raw)
+        keyed = ("state", "category", "id", "evidence", "about", "said", "until")
+        line = _line_of(raw, key) if key in keyed else _body_line(raw)
         advice = {
             "state": "; set it to unconfirmed, approved, rejected or restricted",
             "category": "; use communication, work-style, tools, preferences, background, constraints or other",
             "id": "",
             "evidence": "; write it as a list ('  - quote' lines)",
+            "about": "",  # the problem says how to write it
+            "said": "",
+            "until": "",
         }.get(key, f"; shorten it to {MAX_TEXT} characters or fewer")
         found.append(Problem(_at(memory, line), problem + advice))
     return found

@@ -4,7 +4,7 @@ What: approved memories by default; `visible` adds the unconfirmed ones (what as
 Restricted and rejected memories are left out unless the owner asks for them (`include_private`), and
 then the command warns. How: Markdown grouped by category (`core.masking.by_category`, as the profile
 resource), compact enough for a custom-instructions box; or JSON / JSON Lines with id, text, category,
-state, evidence, created and proposed_by.
+state, evidence, created, proposed_by, about, said and until.
 
 The export usually leaves the machine (pasted into another assistant), so it is masked as a read is:
 email addresses and anything shaped like a password or key become `[email]` and `[secret]`-style
@@ -19,6 +19,7 @@ from typing import Any
 
 from personakit.core.masking import by_category, mask
 from personakit.core.memory import Memory
+from personakit.owner.records import who_and_when
 from personakit.vault.copies import effective
 from personakit.vault.service import PersonaKit
 
@@ -70,4 +71,5 @@ def record(memory: Memory) -> dict[str, Any]:
         "evidence": [mask(q) for q in memory.evidence],
         "created": memory.created,
         "proposed_by": memory.proposed_by,
+        **who_and_when(memory),
     }

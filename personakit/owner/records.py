@@ -1,7 +1,7 @@
 """What `--json` prints, for scripts: plain dictionaries in shapes that stay stable (docs/cli.md shows them).
 
 A memory is `{"id", "text", "category", "state", "file", "created", "proposed_by", "evidence",
-"problems"}`; `show` adds `"history"` (events, oldest first) and `"last_read"`. An event (a commit) is
+"problems", "about", "said", "until"}` (`about` a list of names, `said` a day, `until` a day or null); `show` adds `"history"` (events, oldest first) and `"last_read"`. An event (a commit) is
 `{"at", "who", "what", "memory", "subject", "commit"}`; a read is `{"at", "host", "question", "given",
 "withheld"}` with `given` a list of `{"id", "text"}` (`text` null for a memory that is gone). Times are ISO
 8601. Keys may be added later; none is removed or changes meaning. The owner's own command line shows
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from personakit.core.memory import Memory
+from personakit.core.when import said_of
 from personakit.owner.audit import Event
 from personakit.vault.service import PersonaKit
 
@@ -28,6 +29,16 @@ def memory_record(memory: Memory) -> dict[str, Any]:
         "proposed_by": memory.proposed_by or None,
         "evidence": list(memory.evidence),
         "problems": list(memory.problems),
+        **who_and_when(memory),
+    }
+
+
+def who_and_when(memory: Memory) -> dict[str, Any]:
+    """`about` (names), `said` (YYYY-MM-DD, its created day when the file has none) and `until` (or null)."""
+    return {
+        "about": list(memory.about),
+        "said": said_of(memory.said, memory.created) or None,
+        "until": memory.until or None,
     }
 
 

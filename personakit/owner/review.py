@@ -15,6 +15,7 @@ a proposal likely clashes with are shown under it, each with its reason.
 "Oldest first" is by `created`, and by commit order among memories created in the same second. After the
 unconfirmed ones, review walks the near-duplicates `personakit similar` lists that are already decided
 (two approved memories that say the same): each newer one is shown with `m` to merge it into the older.
+Last, approved memories whose `until` has gone by are offered for rejecting (`owner.pastreview`).
 Ctrl-C ends a review as `q` does: what was decided is committed, and the summary is said.
 """
 
@@ -25,14 +26,16 @@ import select
 import sys
 from collections import Counter
 from collections.abc import Callable
+from datetime import date
 from typing import cast
 
 from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory
 from personakit.errors import PersonaKitError
-from personakit.owner.audit import local
+from personakit.owner.audit import local, who_and_when_lines
 from personakit.owner.corrections import current, likely_clashes, merge, merge_targets, oldest_first
 from personakit.owner.decisions import decide, recategorize
 from personakit.owner.editing import edit_in_editor
+from personakit.owner.pastreview import past_memories, walk_past
 from personakit.vault.service import PersonaKit
 
 KEYS = "a approve · r reject · s restrict · e edit · c category · m merge · n skip · q quit · ? help"
@@ -62,8 +65,10 @@ class Review:
         """Walk the unconfirmed memories, then the decided near-duplicates. 0, or 130 after Ctrl-C (the
         summary is said either way)."""
         try:
-            if self._walk_unconfirmed():
-                self._walk_duplicates()
+            if self._walk_unconfirmed() and self._walk_duplicates():
+                past = past_memories(self.kit, date.today())
+                if past:
+                    walk_past(self.kit, past, self.key, self.say, self.done)
         except KeyboardInterrupt:
             self.say("\ninterrupted")
             self.say(self._summary())
@@ -87,9 +92,9 @@ class Review:
                 return False
         return True
 
-    def _walk_duplicates(self) -> None:
+    def _walk_duplicates(self) -> bool:
         """The newer memories of each group of decided near-duplicates, each offered to merge into the
-        others (the oldest first)."""
+        others (the oldest first). False when the owner quit."""
         from personakit.owner.corrections import vault_similar
 
         queue: list[tuple[Memory, list[str]]] = []
@@ -100,7 +105,7 @@ class Review:
                 if m.state != "unconfirmed" and m.id not in self.shown
             ]
         if not queue:
-            return
+            return True
         count = len(queue)
         self.say(
             f"\n{count} decided memor{'ies repeat' if count != 1 else 'y repeats'} an older one "
@@ -112,7 +117,8 @@ class Review:
                 continue
             self.also = others
             if not self._decide(memory, position, count):
-                return
+                return False
+        return True
 
     # -- one memory -----------------------------------------------------------------------------------
     def _decide(self, memory: Memory, position: int, total: int) -> bool:
@@ -155,6 +161,7 @@ class Review:
             f"  {memory.text}",
             f"  proposed by {memory.proposed_by or 'unknown'}, {local(memory.created) if memory.created else 'at an unknown time'}",
         ]
+        lines += [f"  {line}" for line in who_and_when_lines(memory)]
         lines += [f"  evidence: {quote!r}" for quote in memory.evidence] or ["  evidence: none"]
         lines += [f"  note: {problem}" for problem in memory.problems]
         self.targets = merge_targets(self.kit, memory, self.also)

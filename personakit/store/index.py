@@ -57,12 +57,15 @@ SCHEMA = fields.Schema(
     replaces=fields.ID(stored=True),  # the memory a correction replaces: `by_replaces` finds its corrections
     replaced_by=fields.STORED,
     similar=fields.STORED,
+    about=fields.STORED,  # the names of others a memory is about; their words are in its words
+    said=fields.STORED,
+    until=fields.STORED,
     mtime_ns=fields.STORED,
     size=fields.STORED,
     change=fields.STORED,  # [ctime_ns, inode, digest]: what else says the file changed (store.files.FileStat)
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
-    words_rules_6=fields.STORED,
+    words_rules_7=fields.STORED,
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
@@ -70,9 +73,10 @@ WARM_SHARE = 0.01  # words more than this share of the memories have are read ah
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 
 
-def indexed_words(text: str, quotes: Iterable[str]) -> str:
-    """A memory's `words` field: its text's words TEXT_WEIGHT times, then the words only its quotes have."""
-    own = words(text)
+def indexed_words(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -> str:
+    """A memory's `words` field: its text's words TEXT_WEIGHT times, then the words only its quotes have.
+    The names of others it is about count as words of its text."""
+    own = words(" ".join([text, *about]))
     seen = set(own)
     quoted = [w for w in words(" ".join(quotes)) if w not in seen]
     return " ".join(own * TEXT_WEIGHT + quoted)
@@ -92,6 +96,7 @@ def _memory(doc: dict[str, Any]) -> Memory:
         evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
         name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
         replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
+        about=tuple(doc.get("about") or ()), said=doc.get("said") or "", until=doc.get("until") or "",
     )  # fmt: skip
 
 
@@ -188,7 +193,9 @@ class MemoryIndex:
                     writer.delete_by_term("name", name)
                 for memory, stat in upserts:
                     terms = {
-                        WORDS_FIELD.get(memory.state, "words"): indexed_words(memory.text, memory.evidence)
+                        WORDS_FIELD.get(memory.state, "words"): indexed_words(
+                            memory.text, memory.evidence, memory.about
+                        )
                     }
                     known = not empty and indexed.document_number(name=memory.name) is not None
                     (writer.update_document if known else writer.add_document)(
@@ -196,6 +203,7 @@ class MemoryIndex:
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
                         proposed_by=memory.proposed_by, problems=list(memory.problems),
                         replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
+                        about=list(memory.about), said=memory.said, until=memory.until,
                         mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest], **terms,
                     )  # fmt: skip
             except BaseException:

@@ -28,13 +28,15 @@ from personakit.core.memory import CATEGORIES
 @dataclass(frozen=True)
 class Item:
     """One thing a source remembers: `text` becomes the memory, `source` (the entry as the file has it)
-    its evidence. `skip` says why the format leaves it out (not about the owner, archived, ...)."""
+    its evidence. `skip` says why the format leaves it out (not about the owner, archived, ...). `said`
+    is the day the source says it was saved, as the source wrote it, when it says."""
 
     text: str
     source: str
     where: str  # "line 7", "results[3]", "notes/me.md:12"
     category: str = "other"
     skip: str = ""
+    said: str = ""
 
 
 Parser = Callable[[str], list[Item]]

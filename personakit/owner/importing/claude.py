@@ -4,18 +4,21 @@ Anthropic's export prompt asks for "every memory ... in a single code block", ea
 `[date saved, if available] - memory content`, and a sentence after the block saying whether that is
 all. So: when the text has a code block, only what is inside code blocks counts (the sentences around
 them are Claude talking), and when entries carry their `[date] -`, lines without one are left out too;
-each entry's `[date] -` is taken off; headings Claude may add anyway
+each entry's `[date] -` is taken off, and its date kept as when it was said (`2025-03-14`, `March 14,
+2025`, `14 March 2025`; a date in another form is left out); headings Claude may add anyway
 ("Tools, languages and frameworks:") name the category of the entries under them.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from personakit.owner.importing import Item, category_for
 from personakit.owner.importing.lines import heading, plain
 
-_DATED = re.compile(r"^\[[^\]\n]{0,40}\]\s*[-–—:]\s*")
+_DATED = re.compile(r"^\[([^\]\n]{0,40})\]\s*[-–—:]\s*")
+_DATE_FORMATS = ("%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -35,10 +38,25 @@ def parse(text: str) -> list[Item]:
             continue
         if dated_only and not _DATED.match(plain(line)):
             continue
+        dated = _DATED.match(plain(line))
         entry = _DATED.sub("", plain(line)).strip()
         if entry:
-            items.append(Item(entry, line, f"line {n}", category))
+            # The quote is the entry without its date: the date is kept as `said`, not as the owner's words.
+            source = entry if dated else line
+            items.append(
+                Item(entry, source, f"line {n}", category, said=_day(dated.group(1)) if dated else "")
+            )
     return items
+
+
+def _day(written: str) -> str:
+    """A date as Claude may write it, as YYYY-MM-DD; "" when it is not one."""
+    for form in _DATE_FORMATS:
+        try:
+            return datetime.strptime(written.strip(), form).date().isoformat()
+        except ValueError:
+            continue
+    return ""
 
 
 def _inside_code_blocks(lines: list[str]) -> list[tuple[int, str]]:

@@ -6,7 +6,8 @@
   "categories": [{"id", "name"}], "memories": [{"id", "content", "state", "category_ids", ...}], ...}`;
 - the `memories.jsonl` in the same zip (gunzipped): one `{"id", "content", "state", "categories"}` a line.
 
-Memories mem0 archived, paused or deleted are listed as skipped. A mem0 category ("user_preferences",
+Each memory's `created_at` day is kept as when it was said. Memories mem0 archived, paused or deleted
+are listed as skipped. A mem0 category ("user_preferences",
 "technology") names the memory's category when it means one of ours.
 """
 
@@ -36,7 +37,9 @@ def parse(text: str) -> list[Item]:
         labels += [str(metadata[k]) for k in ("category", "type") if isinstance(metadata.get(k), str)]
         category = next((c for c in map(category_for, labels) if c != "other"), "other")
         skip = "" if state == "active" else f"{state} in mem0"
-        items.append(Item(memory.strip(), memory, where, category, skip))
+        created = record.get("created_at")
+        said = created[:10] if isinstance(created, str) else ""  # ISO 8601: its day, as written
+        items.append(Item(memory.strip(), memory, where, category, skip, said))
     return items
 
 

@@ -13,7 +13,8 @@ copy of the text would be no evidence at all (the commit names where each memory
 proposal, it is marked `similar` to the memories it nearly repeats, in the vault or earlier in the
 import, so that review offers to merge it.
 
-New memories are `unconfirmed`, `proposed_by: import:<format>`. Under the vault lock, every file is
+New memories are `unconfirmed`, `proposed_by: import:<format>`, with `said:` the source's own day when
+it has one (mem0's `created_at`, the date of a Claude entry). Under the vault lock, every file is
 written atomically, then all are committed at once (the subject gives the counts; the body names each
 memory, so `personakit show` finds the commit), then indexed. If the commit fails, the files are put
 back as they were. A dry run judges the same way and writes nothing.
@@ -26,6 +27,7 @@ import re
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -33,6 +35,7 @@ from personakit.core.categories import guess_category
 from personakit.core.memory import Memory, memory_id, render_memory, slug
 from personakit.core.proposal import check_proposal
 from personakit.core.relations.pairs import near_duplicates
+from personakit.core.when import check_day
 from personakit.errors import PersonaKitError
 from personakit.owner.importing import FORMATS, Item, basic_memory, parsers
 from personakit.owner.importing.guess import guess
@@ -153,10 +156,19 @@ def _judge(
         id=mid, text=checked.text, category=checked.category, state="unconfirmed", evidence=(),
         proposed_by=f"import:{fmt}", created=now(), name=_free_name(kit, slug(checked.text), mid[2:8], changes),
         similar=tuple(dict.fromkeys([*similar_to(kit, checked.text, exclude={mid}), *earlier])),
+        said=_said(item.said),
     )  # fmt: skip
     changes[memory.name] = (memory, None, render_memory(memory))
     taken[mid] = memory
     return Outcome(item, "new", "", memory)
+
+
+def _said(written: str) -> str:
+    """The source's day, when it is one a proposal could give (YYYY-MM-DD, from 1900 to today)."""
+    try:
+        return check_day(written[:10], "said", date.today()) or ""
+    except ValueError:
+        return ""
 
 
 def _free_name(
