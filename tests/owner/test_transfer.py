@@ -225,7 +225,9 @@ def test_export_is_approved_by_default_masked_and_private_only_when_asked(
     code, out, _ = cli(capsys, "export", "--format", "json", "--vault", str(vault))
     records = json.loads(out)
     assert {r["id"] for r in records} == {tools, feedback, records[0]["id"]}
-    assert set(records[0]) == {"id", "text", "category", "state", "evidence", "created", "proposed_by"}
+    assert set(records[0]) == {
+        "id", "text", "category", "state", "evidence", "created", "proposed_by", "about", "said", "until",
+    }  # fmt: skip
     by_id = {r["id"]: r for r in records}
     assert by_id[tools]["evidence"] == ["mail me at [email]"] and by_id[tools]["state"] == "approved"
 
