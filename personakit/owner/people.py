@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from personakit.core.memory import STATES
 from personakit.core.people import Person, check_about, key, note_name_problem
 from personakit.errors import PersonaKitError
-from personakit.store.people import PeopleNotes
+from personakit.vault.people import PeopleNotes
 from personakit.vault.service import PersonaKit
 
 

@@ -16,7 +16,7 @@ from owner import cli, commit_all, git, subjects
 from personakit.core.memory import memory_id, parse_memory
 
 Capsys = pytest.CaptureFixture[str]
-DATA = Path(__file__).resolve().parent / "data" / "import"
+DATA = Path(__file__).resolve().parents[1] / "data" / "import"
 
 
 def hand_made(
