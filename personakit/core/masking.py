@@ -229,22 +229,22 @@ def present_profile(
     if now:
         head.append("## For now")
         for memory in now:
-            line = f"- {_entry(memory)} (until {memory.until})"
+            line = f"- {_entry(memory, not title)} (until {memory.until})"
             if sum(map(len, head)) + len(line) > most_chars // 4:
                 break
             head.append(line)
             shown.append(memory)
         head.append("")
     title = "\n".join(head).rstrip("\n")
-    entries = [(m.category, _entry(m)) for m in lasting]
+    entries = [(m.category, _entry(m, not title)) for m in lasting]
     rest = None if total is None else total - past - len(now)
     text, taken = by_category(entries, title, most_chars, rest)
     return text, [m.id for m in [*shown, *lasting[:taken]]]
 
 
-def _entry(memory: Memory) -> str:
+def _entry(memory: Memory, named: bool = True) -> str:
     text = _masked(memory.text, ())[0]
-    return f"{text} (about {', '.join(masked_names(memory.about))})" if memory.about else text
+    return f"{text} (about {', '.join(masked_names(memory.about))})" if memory.about and named else text
 
 
 def _names_line(memories: list[Memory]) -> str:

@@ -4,8 +4,13 @@
   evidence and its history as dated one-liners. Restricted, rejected and unknown ids, and anything that
   is not an id, get the SDK's own "Unknown resource" error, word for word, so a host cannot tell a
   private memory from one that does not exist.
-- `personakit://profile`: the approved memories as Markdown grouped by category, newest first, within
-  about 2,000 tokens, with a line counting those left out.
+- `personakit://profile`: the approved memories as Markdown, what holds for now (an `until` ahead) apart
+  from what lasts (grouped by category, newest first), with the names they are about, within about
+  2,000 tokens, with a line counting those left out; past memories are left out.
+- `personakit://about/{name}` (a resource template): what the user approved about one person (or pet,
+  place, thing), by a name or an alias from its people note, as Markdown bounded like the profile, past
+  memories left out. A name with no approved memory (unknown, only unconfirmed, only private) gets the
+  same "Unknown resource" as a name nobody uses: only the visible memories are even looked at.
 - `personakit-guide` (a prompt): when to read, what is worth proposing and what never to propose; the
   text is `guide.md`, which `docs/skill.md` repeats for hosts that load skill files. A read-only server
   gives only its parts about reading.
@@ -21,10 +26,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import UTC
+from datetime import UTC, date
 from functools import partial
 from importlib import resources as package_files
 from typing import Any, cast
+from urllib.parse import unquote
 
 import anyio
 from mcp.server.lowlevel.helper_types import ReadResourceContents
@@ -33,12 +39,16 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.resources import FunctionResource
 
-from personakit.core.masking import PROFILE_MOST_CHARS, present_detail, present_profile
+from personakit.core.masking import PROFILE_MOST_CHARS, masked_names, present_detail, present_profile
 from personakit.core.memory import VISIBLE_STATES, Memory
+from personakit.core.people import clean_name, key
+from personakit.core.when import is_past
+from personakit.core.words import words
 from personakit.owner.audit import Event, event
 from personakit.vault.service import PersonaKit, host_name, now
 
 MEMORY_TEMPLATE = "personakit://memory/{id}"
+ABOUT_TEMPLATE = "personakit://about/{name}"
 PROFILE_URI = "personakit://profile"
 GUIDE_NAME = "personakit-guide"
 _ID = re.compile(r"m_[0-9a-f]{12}")
@@ -67,6 +77,16 @@ def register(server: MCPServer[PersonaKit], read_only: bool) -> None:
         ),
         mime_type="application/json",
     )(read_memory)
+    server.resource(
+        ABOUT_TEMPLATE,
+        name="about",
+        title="What the user approved about one person",
+        description=(
+            "What the user approved about one person, pet or place, by name or alias (the names a memory's "
+            "`about` gives), as Markdown."
+        ),
+        mime_type="text/markdown",
+    )(read_about)
     server.add_resource(
         FunctionResource(
             uri=PROFILE_URI,
@@ -105,7 +125,7 @@ def read_memory(id: str, ctx: Context) -> str:  # the template names it {id}
     record(kit, host_of(ctx), uri, [memory.id] if memory else [])
     if memory is None:
         raise ResourceNotFoundError(f"Unknown resource: {uri}")  # the SDK's words for a URI it has not
-    detail = present_detail(memory, one_liners(history(kit, memory)))
+    detail = present_detail(memory, one_liners(history(kit, memory)), date.today())
     return json.dumps(detail, ensure_ascii=False, indent=2)
 
 
@@ -151,12 +171,46 @@ def read_profile(kit: PersonaKit, host: str) -> str:
     while True:
         hits = kit.indexed(partial(kit.index.newest, "approved", wanted))
         approved = [m for m in map(kit.current, hits) if m is not None and m.state == "approved"]
-        text, ids = present_profile(approved, total, PROFILE_MOST_CHARS)
+        text, ids = present_profile(approved, total, PROFILE_MOST_CHARS, date.today())
         if len(ids) < len(approved) or len(hits) < wanted or wanted >= PROFILE_MOST_CHARS // 4:
             break
         wanted *= 4
     record(kit, host, PROFILE_URI, ids)
     return text
+
+
+# -- personakit://about/{name} -------------------------------------------------------------------------
+def read_about(name: str, ctx: Context) -> str:
+    kit = kit_of(ctx)
+    uri = ABOUT_TEMPLATE.format(name=name)
+    text, ids = about_page(kit, unquote(name))
+    record(kit, host_of(ctx), uri, ids)
+    if not ids:
+        raise ResourceNotFoundError(f"Unknown resource: {uri}")  # as for a name nobody uses: no oracle
+    return text
+
+
+def about_page(kit: PersonaKit, name: str) -> tuple[str, list[str]]:
+    """The page of one name or alias, and the ids it shows (none: nothing approved and current)."""
+    wanted = clean_name(name)
+    person = next((p for p in kit.people.all() if key(wanted) in p.name_keys()), None)
+    keys = person.name_keys() if person else {key(wanted)}
+    terms = list(dict.fromkeys(w for n in (person.names() if person else (wanted,)) for w in words(n)))
+    if not terms:
+        return "", []
+    kit.wait_until_synced()
+    today = date.today()
+    hits = kit.indexed(lambda: kit.index.search(terms, None))  # visible memories only: never the private
+    found: dict[str, Memory] = {}
+    for memory in map(kit.current, hits):
+        if memory is not None and memory.state == "approved" and {key(n) for n in memory.about} & keys:
+            found.setdefault(memory.id, memory)
+    if not any(not is_past(m.until, today) for m in found.values()):
+        return "", []
+    shown = masked_names(person.names() if person else (wanted,))
+    also = f" (also called {', '.join(shown[1:])})" if len(shown) > 1 else ""
+    title = f"# About {shown[0]}\n\nWhat the user approved in PersonaKit about {shown[0]}{also}."
+    return present_profile(list(found.values()), None, PROFILE_MOST_CHARS, today, title)
 
 
 # -- personakit-guide -----------------------------------------------------------------------------------

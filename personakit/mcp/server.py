@@ -62,8 +62,11 @@ INSTRUCTIONS = f"""\
 
 Propose: call personakit_propose when the user reveals something durable about themselves that would help \
 in future conversations. One short statement per memory, about the user, with their own words as the \
-quote. Do not propose one-off task details, things about other people, guesses, or anything sensitive the \
-user would not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.
+quote. Something about a person (or pet) in the user's life that helps the user ("my sister Carla is \
+allergic to nuts") goes in with `about: ["Carla"]` and the statement without the name ("Is allergic to \
+nuts"). Pass `until` for what holds for a while (a trip, a project), and `said` when proposing from an \
+older conversation. Do not propose one-off task details, guesses, or anything sensitive the user would \
+not want kept. Never propose passwords, keys, tokens or other secrets: they are refused.
 
 Correct: when the user says something a memory you read is no longer true or was wrong (they moved, \
 changed jobs, changed their mind), propose the corrected memory with `replaces` set to that memory's id. \
@@ -89,6 +92,14 @@ REPLACES_HELP = (
     "Optional: the id (m_...) of a memory personakit_read gave you that this one corrects. Leave it out "
     "for a new fact; an id that cannot be replaced is ignored and the memory is stored as a new one"
 )
+
+ABOUT_HELP = (
+    'Up to 8 names of others it is about (people, pets, places), e.g. ["Carla"]; omit if about the user'
+)
+SAID_HELP = "YYYY-MM-DD the user said it, if not today"
+UNTIL_HELP = "YYYY-MM-DD after which it no longer holds (a trip, a project)"
+_NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+_DAY: dict[str, Any] = {"type": "string"}
 
 CATEGORY_HELP = (
     "One of communication, work-style, tools, preferences, background, constraints, other; "
@@ -160,18 +171,40 @@ def personakit_propose(
     category: Annotated[str, Field(description=CATEGORY_HELP)],
     ctx: Context,
     replaces: Annotated[str | None, Field(description=REPLACES_HELP)] = None,
+    # Typed loosely and checked by the service, so a wrong value gets PersonaKit's own sentence.
+    about: Annotated[Any, Field(description=ABOUT_HELP, json_schema_extra=_NAMES)] = None,
+    said: Annotated[Any, Field(description=SAID_HELP, json_schema_extra=_DAY)] = None,
+    until: Annotated[Any, Field(description=UNTIL_HELP, json_schema_extra=_DAY)] = None,
 ) -> ProposeResult:
-    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces))
+    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces, about, said, until))
 
 
 def _tool(fn: Any, **details: Any) -> Tool:
     """A tool whose output schema has its `$defs` written in place: a client checks every result against
     it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read).
-    Arguments it refuses are answered in one sentence (`CheckedTool`)."""
+    Arguments it refuses are answered in one sentence (`CheckedTool`). Neither schema keeps the titles
+    pydantic makes from each name ("Question" for `question`): they say nothing the name does not, and
+    every host reads tools/list into its model's context."""
     tool = CheckedTool.from_function(fn, **details)
+    tool.parameters = _untitled(tool.parameters)
     if tool.fn_metadata.output_schema is not None:
-        tool.fn_metadata.output_schema = _inline_defs(tool.fn_metadata.output_schema)
+        tool.fn_metadata.output_schema = _untitled(_inline_defs(tool.fn_metadata.output_schema))
     return tool
+
+
+def _untitled(schema: Any) -> Any:
+    """schema without its `title` keywords (a property named "title" would stay)."""
+    if isinstance(schema, list):
+        return [_untitled(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _untitled(sub) for name, sub in value.items()}
+        elif key != "title":
+            out[key] = _untitled(value)
+    return out
 
 
 def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,6 @@ from personakit.core.relations.pairs import clashes
 from personakit.owner.checked import Checked
 from personakit.store.files import FileStat, plain_name
 from personakit.store.private import loose
-from personakit.vault.people import PeopleNotes
 from personakit.vault.service import PersonaKit
 
 VAULT_FILES = frozenset({".gitignore", ".gitattributes"})  # outside memories/, the vault's own workings

@@ -35,7 +35,7 @@ class Row:
 
 
 def notes(kit: PersonaKit) -> PeopleNotes:
-    return getattr(kit, "people", None) or PeopleNotes(kit.root)
+    return kit.people
 
 
 def roster(kit: PersonaKit) -> list[Row]:

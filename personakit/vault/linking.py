@@ -20,6 +20,7 @@ import dataclasses
 from functools import partial
 
 from personakit.core.memory import VISIBLE_STATES, InvalidMemory, Memory, is_id, parse_memory
+from personakit.core.people import same_subject
 from personakit.core.relations.pairs import may_lack, near_duplicates, search_groups
 from personakit.vault.state import Vault
 
@@ -29,7 +30,7 @@ CANDIDATES = 32  # memories having enough of a proposal's rarest words, checked 
 def link(kit: Vault, memory: Memory, replaces: object) -> Memory:
     """memory with its `replaces` (when it may be kept) and `similar` set."""
     old = replaces if isinstance(replaces, str) and _may_replace(kit, memory.id, replaces) else ""
-    similar = similar_to(kit, memory.text, exclude={memory.id, old})
+    similar = similar_to(kit, memory.text, exclude={memory.id, old}, about=memory.about)
     return dataclasses.replace(memory, replaces=old, similar=tuple(similar))
 
 
@@ -40,8 +41,9 @@ def _may_replace(kit: Vault, new_id: str, old_id: str) -> bool:
     return bool(states) and all(state in VISIBLE_STATES for state in states)
 
 
-def similar_to(kit: Vault, text: str, exclude: set[str]) -> list[str]:
-    """Ids of the memories (any state, as indexed) whose text is a near-duplicate of text.
+def similar_to(kit: Vault, text: str, exclude: set[str], about: tuple[str, ...] = ()) -> list[str]:
+    """Ids of the memories (any state, as indexed) whose text is a near-duplicate of text, about the same
+    ones (`about`; none: the owner). "Is allergic to nuts" about Carla repeats no memory about the owner.
 
     A near-duplicate has every content word and number of the text (or a word counted as it) but one at
     most, and only when the text has three words or more (`may_lack`). So of the text's three rarest it
@@ -54,7 +56,11 @@ def similar_to(kit: Vault, text: str, exclude: set[str]) -> list[str]:
     rarest_first = sorted(groups, key=lambda group: sum(rarity[t] for t in group))
     missing = may_lack(text)
     hits = kit.indexed(lambda: kit.index.sharing(rarest_first, missing, CANDIDATES))
-    others = [(h.memory.id, h.memory.text) for h in hits if h.memory.id not in exclude]
+    others = [
+        (h.memory.id, h.memory.text)
+        for h in hits
+        if h.memory.id not in exclude and same_subject(about, h.memory.about)
+    ]
     return list(dict.fromkeys(near_duplicates(text, others)))
 
 

@@ -16,13 +16,14 @@ import threading
 import time
 from collections.abc import Iterable
 from contextlib import nullcontext
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
 from typing import NotRequired, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from personakit.core.credentials.engine import holds_credential
 from personakit.core.memory import (
     VISIBLE_STATES,
     Memory,
@@ -34,8 +35,10 @@ from personakit.core.memory import (
     render_memory,
     slug,
 )
+from personakit.core.people import check_about, expand
 from personakit.core.proposal import Reason, check_proposal
-from personakit.core.reading import Match, ReadResult, clamp_limit, compose
+from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose
+from personakit.core.when import check_day, is_past
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.store.files import VaultFiles, resolve_vault
@@ -50,6 +53,7 @@ from personakit.vault.housekeeping import bring_up_to_date
 from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
+from personakit.vault.people import PeopleNotes
 from personakit.vault.state import Vault
 from personakit.vault.writing import write
 
@@ -115,6 +119,7 @@ class PersonaKit(Vault):
         if not self.writable:
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
         self.ledger = Ledger(self.files.state)
+        self.people = PeopleNotes(self.root)  # read at each question: an alias counts at the next read
         self._watcher: Watcher | None = None
         self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
         self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
@@ -202,8 +207,12 @@ class PersonaKit(Vault):
         self.wait_until_synced()
         limit = clamp_limit(limit)
         terms = words(question)
+        terms += expand(terms, self.people.all())  # "my sister": the words of Carla, whose alias it is
+        today = date.today()  # the owner's day, for what is past
         wanted = limit
-        while True:  # a few more candidates when files changed state on disk since they were indexed
+        # A few more candidates when files changed state on disk since they were indexed, or when past
+        # memories (which rank after current ones with as many shared words) are among them.
+        while True:
             hits = self.indexed(partial(self.index.search, terms, wanted))
             matches: list[Match] = []
             withheld = set()  # restricted on disk since it was indexed, or a copy is
@@ -214,17 +223,13 @@ class PersonaKit(Vault):
                     matches.append(Match(memory, hit.shared, hit.fine))
                 elif memory.state == "restricted":
                     withheld.add(memory.id)
-            if len(matches) >= limit or len(hits) < wanted:
+            current = sum(1 for m in matches if not is_past(m.memory.until, today))
+            if current >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
-        approved: list[Memory] = []
-        if len(matches) < 3:
-            newest = self.indexed(lambda: self.index.newest("approved", 3 + len(matches)))
-            for memory in effective(self, newest):
-                if memory is not None and memory.state == "approved":
-                    approved.append(memory)
+        approved = self._fill(len(matches), today) if len(matches) < FILL_TO else []
         count = self.indexed(lambda: self.index.count_restricted(terms, withheld))
-        result = compose(_unique(matches), approved, count, limit)
+        result = compose(_unique(matches), approved, count, limit, today)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(
@@ -238,17 +243,44 @@ class PersonaKit(Vault):
             )
         return result
 
+    def _fill(self, matched: int, today: date) -> list[Memory]:
+        """Approved memories that are not past, newest first: enough to fill the places a read left."""
+        wanted = FILL_TO + matched
+        while True:
+            newest = self.indexed(partial(self.index.newest, "approved", wanted))
+            approved = [
+                m
+                for m in effective(self, newest)
+                if m is not None and m.state == "approved" and not is_past(m.until, today)
+            ]
+            if len(approved) >= FILL_TO + matched or len(newest) < wanted:
+                return approved
+            wanted *= 4
+
     def propose(
-        self, text: str, quote: str, category: str, host: str = "unknown-assistant", replaces: object = None
+        self,
+        text: str,
+        quote: str,
+        category: str,
+        host: str = "unknown-assistant",
+        replaces: object = None,
+        about: object = None,
+        said: object = None,
+        until: object = None,
     ) -> ProposeResult:
         """Store a proposal (see the contract). `replaces` links a correction to the memory it corrects, and
-        near-duplicates are marked (`personakit.vault.linking`); neither changes the answer."""
+        near-duplicates are marked (`personakit.vault.linking`); neither changes the answer. `about`,
+        `said` and `until` (`core.people`, `core.when`) are checked first: a bad one is a PersonaKitError
+        sentence, and nothing is written. Proposed again, a memory keeps its own."""
+        names, said, until = _who_and_when(about, said, until)
         checked = check_proposal(text, quote, category)
         if isinstance(checked, str):
             return {"stored": False, "reason": checked}
+        if names and holds_credential(checked.text, checked.quote, *names):
+            return {"stored": False, "reason": "credential_shape"}
         if not self.writable:
             raise ReadOnlyVault(f"the vault at {self.root} cannot be written (read-only); nothing was stored")
-        mid = memory_id(checked.text)
+        mid = memory_id(checked.text, names)
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
         self._caught_up.wait(timeout=600)  # every unreadable file is known (see copies.on_disk)
         try:
@@ -267,7 +299,7 @@ class PersonaKit(Vault):
                 memory = Memory(
                     id=mid, text=checked.text, category=checked.category, state="unconfirmed",
                     evidence=(checked.quote,), proposed_by=host, created=now(),
-                    name=self.files.free_name(stem, mid[2:8]),
+                    name=self.files.free_name(stem, mid[2:8]), about=names, said=said, until=until,
                 )  # fmt: skip
                 memory = link(self, memory, replaces)
                 write(
@@ -304,6 +336,22 @@ class PersonaKit(Vault):
             self.sync(None, commit=False)
         self._synced.set()
         self._caught_up.set()
+
+
+def _who_and_when(about: object, said: object, until: object) -> tuple[tuple[str, ...], str, str]:
+    """A proposal's names and days, checked; PersonaKitError with one sentence when one is wrong."""
+    names = check_about(about)
+    if isinstance(names, str):
+        raise PersonaKitError(names)
+    today = date.today()
+    try:
+        said_day = check_day(said, "said", today) or ""
+        until_day = check_day(until, "until", today) or ""
+    except ValueError as error:
+        raise PersonaKitError(f"{error}; nothing was stored") from None
+    if said_day and until_day and until_day < said_day:
+        raise PersonaKitError(f"until {until_day} is before said {said_day}; nothing was stored")
+    return names, said_day, until_day
 
 
 def _unique(matches: list[Match]) -> list[Match]:

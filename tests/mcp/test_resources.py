@@ -60,7 +60,10 @@ async def test_one_memory_with_its_history_and_private_ones_are_indistinguishabl
         tools = sorted(t.name for t in (await session.list_tools()).tools)
         assert tools == [PROPOSE, READ]  # the two tools, unchanged
         templates = (await session.list_resource_templates()).resource_templates
-        assert [t.uri_template for t in templates] == ["personakit://memory/{id}"]
+        assert [t.uri_template for t in templates] == [
+            "personakit://memory/{id}",
+            "personakit://about/{name}",
+        ]
 
         one = json.loads(await read_text(session, f"personakit://memory/{waiting}"))
         assert one["id"] == waiting and one["text"] == "Prefers blunt feedback"
