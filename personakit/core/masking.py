@@ -222,23 +222,23 @@ def present_profile(
         return f"{title or PROFILE_TITLE}\n\nNothing is approved yet.\n", []
     now = sorted((m for m in kept if m.until), key=lambda m: (m.until, m.created))
     lasting = sorted((m for m in kept if not m.until), key=lambda m: m.created, reverse=True)
-    head, names = [title or PROFILE_TITLE, ""], "" if title else _names_line(kept)
+    named = not title  # the profile names whom each memory is about; one name's page need not
+    head, names = [title or PROFILE_TITLE, ""], _names_line(kept) if named else ""
     if names:
         head += [names, ""]
     shown: list[Memory] = []
     if now:
         head.append("## For now")
         for memory in now:
-            line = f"- {_entry(memory, not title)} (until {memory.until})"
+            line = f"- {_entry(memory, named)} (until {memory.until})"
             if sum(map(len, head)) + len(line) > most_chars // 4:
                 break
             head.append(line)
             shown.append(memory)
         head.append("")
-    title = "\n".join(head).rstrip("\n")
-    entries = [(m.category, _entry(m, not title)) for m in lasting]
-    rest = None if total is None else total - past - len(now)
-    text, taken = by_category(entries, title, most_chars, rest)
+    entries = [(m.category, _entry(m, named)) for m in lasting]
+    rest = None if total is None else total - past - len(shown)
+    text, taken = by_category(entries, "\n".join(head).rstrip("\n"), most_chars, rest)
     return text, [m.id for m in [*shown, *lasting[:taken]]]
 
 
