@@ -23,6 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from personakit.core.words import words
 
@@ -118,10 +119,16 @@ def expand(question: list[str], people: Iterable[Person]) -> list[str]:
     have = set(question)
     extra: dict[str, None] = {}
     for person in people:
-        groups = [words(n) for n in person.names()]
-        if any(group and set(group) <= have for group in groups):
+        groups = _word_groups(person.names())
+        if any(group and group <= have for group in groups):
             extra.update((w, None) for group in groups for w in group if w not in have)
     return list(extra)
+
+
+@lru_cache(maxsize=4096)
+def _word_groups(names: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The words of each name, worked out once per set of names (a read looks at every note)."""
+    return tuple(frozenset(words(name)) for name in names)
 
 
 def same_subject(a: Iterable[str], b: Iterable[str], people: Iterable[Person] = ()) -> bool:
