@@ -188,6 +188,7 @@ def test_json_for_scripts_on_list_show_search_and_log(vault: Path) -> None:
             "id": tea, "text": "Drinks green tea", "category": "preferences", "state": "approved",
             "file": "memories/drinks-green-tea.md", "created": listed[0]["created"], "proposed_by": "cursor",
             "evidence": ["I said: drinks green tea"], "problems": [],
+            "about": [], "said": listed[0]["created"][:10], "until": None,
         }
     ]  # fmt: skip
     assert json.loads(pk(vault, "list", "--state", "rejected", "--json").stdout) == []
