@@ -30,12 +30,14 @@ _SET = re.compile(rb"[^\x00]")
 @dataclass(frozen=True)
 class Word:
     """One question word in one field: the documents having it (bit d for document d), those having it in
-    their text, and what it adds to the score of each."""
+    their text, and what it adds to the score of each. A word that does not count (a word only near the
+    question's) adds a fraction, and is left out of the count of shared words."""
 
     having: int
     in_text: int
     text_score: float
     quote_score: float
+    counts: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def candidates(words: Sequence[Word], limit: int) -> int:
     the most words that `limit` documents share (all documents sharing a word, when fewer than limit do)."""
     digits: list[int] = []  # digits[i]: documents whose count of shared words has bit i set
     for word in words:
+        if not word.counts:
+            continue
         carry = word.having
         for i, digit in enumerate(digits):
             digits[i], carry = digit ^ carry, digit & carry

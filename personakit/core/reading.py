@@ -3,7 +3,9 @@
 Input is what the index found, already checked against the files on disk; output is the result an
 assistant gets. Order: more distinct shared words first; then a finer score (the rarity of the shared
 words, a word found only in a quote counting three quarters); then approved before unconfirmed; then newest. When fewer than three memories
-match, approved memories that did not match fill the result up to three places, never past `limit`.
+match, approved memories that did not match fill the result up to three places, never past `limit`: the
+ones closest to the question first (near words, then category; see `store.ranking.Ranker.fill`), then the
+newest. When none matches, `note` says so and asks the model to read again in other words.
 
 A memory whose `until` has passed (`core.when.is_past`) is still returned when it matches, marked
 `"past": true`, after the current memories that share as many words; it never fills a place. "Today" is
@@ -26,6 +28,12 @@ DEFAULT_LIMIT = 7
 MAX_LIMIT = 20
 FILL_TO = 3
 NOTE = UNCONFIRMED_NOTE  # the contract's exact sentence
+# When no memory shares a word with the question, the model is told so, and how to ask better.
+ASK_AGAIN = "Read again naming the topic in other words the owner might use."
+FILL_NOTE = (
+    f"No memory shares a word with the question; these are approved memories closest to it. {ASK_AGAIN}"
+)
+EMPTY_NOTE = f"No memory shares a word with the question. {ASK_AGAIN}"
 
 
 class ReadResult(TypedDict):
@@ -67,8 +75,8 @@ _MIRROR = {c: chr(0x9E - c) for c in range(ord(" "), ord("~") + 1)}
 def compose(
     matches: list[Match], approved: list[Memory], withheld: int, limit: int, today: date | None = None
 ) -> ReadResult:
-    """matches: visible memories sharing a word; approved: approved memories, newest first (may overlap).
-    today: the day past memories are judged by (None: none is past)."""
+    """matches: visible memories sharing a word; approved: approved memories, closest to the question first
+    (may overlap). today: the day past memories are judged by (None: none is past)."""
     limit = clamp_limit(limit)
     chosen = [m.memory for m in sorted(matches, key=lambda m: order_key(m, today))[:limit]]
     if len(chosen) < FILL_TO:
@@ -81,6 +89,9 @@ def compose(
                 chosen.append(memory)
                 taken.add(memory.id)
     result: ReadResult = {"memories": [present(m, today) for m in chosen], "withheld": withheld}
-    if any(not m.confirmed for m in chosen):
-        result["note"] = NOTE
+    notes = [NOTE] if any(not m.confirmed for m in chosen) else []
+    if not matches:
+        notes.append(FILL_NOTE if chosen else EMPTY_NOTE)
+    if notes:
+        result["note"] = " ".join(notes)
     return result

@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import logging
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from threading import RLock
 from typing import Any
@@ -333,21 +333,29 @@ class MemoryIndex:
             docs = list(self._fresh_searcher().all_stored_fields())
         return (Hit(d) for d in docs)
 
-    def search(self, terms: list[str], limit: int | None, fields: tuple[str, ...] = ("words",)) -> list[Hit]:
-        """The `limit` memories (None: all) sharing most of terms, in the contract's order. By default only
-        the ones a read may return; `fields=ALL_WORDS_FIELDS` for every state (the owner's search).
-
-        Scores are summed from the terms' posting lists, kept as bit sets (`store.postings`), and only for
-        the memories that can be among the best (`core.overlap`): Whoosh's own Or query walks a tree of
-        union matchers for every memory sharing a word, and its top-N breaks exact ties by index order, not
-        by the contract. Only the memories tied at the cut are then ordered by the contract's tie-break,
-        approved first and then newest, from the tie_break column; stored fields are loaded for the
-        memories returned."""
+    def search(
+        self, terms: Sequence[str | Sequence[str]], limit: int | None, fields: tuple[str, ...] = ("words",),
+        near: Sequence[str] = (),
+    ) -> list[Hit]:  # fmt: skip
+        """The `limit` memories (None: all) sharing most of terms, in the contract's order. A term may be a
+        class of words that count as one (`core.meaning`); `near` words only order memories sharing as many.
+        By default only the ones a read may return; `fields=ALL_WORDS_FIELDS` for every state (the owner's
+        search). See `store.ranking` for how the best are found without scoring every memory."""
+        classes = [[t] if isinstance(t, str) else list(t) for t in terms]
         with self._lock:
             s = self._fresh_searcher()
-            chosen = self._ranker.choose(s, self._ranker.words(s, terms, fields), limit)
+            chosen = self._ranker.choose(s, self._ranker.words(s, classes, fields, list(near)), limit)
             hits = [self._counted(s, Hit(s.stored_fields(doc), score)) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
+
+    def fill(self, classes: Sequence[Sequence[str]], near: Sequence[str], categories: Sequence[str], need: int) -> list[Hit]:
+        """Up to `need` approved memories sharing none of the question's words, closest first: those
+        sharing most near words (`store.ranking.Ranker.fill`), then those of the question's categories,
+        newest first. The caller fills from the newest approved memories after these."""
+        with self._lock:
+            s = self._fresh_searcher()
+            docs = self._ranker.fill(s, [list(c) for c in classes], list(near), list(categories), need)
+            return [self._counted(s, Hit(s.stored_fields(doc))) for doc in docs]
 
     def count_restricted(self, terms: list[str], also: Iterable[str] = ()) -> int:
         """How many restricted memories share at least one of terms, counting too the memories with an id

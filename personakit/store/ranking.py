@@ -43,7 +43,12 @@ def rarity(having: int, documents: int) -> float:
     return min(max(idf, 0.0), 0.999)
 
 
-SHARE = 1.0 / (MAX_QUERY_WORDS + 1)  # below 1 / (query words), so the fractions never add up to a whole word
+# The fractions never add up to a whole word: the question's own words share half of it, near words the
+# other half (each below 1 / (words + 1) of its half).
+SHARE = 0.5 / (MAX_QUERY_WORDS + 1)
+MAX_NEAR_WORDS = 64
+FILL_SPARE = 4  # the fill ranks this many times the places it needs by near words, then orders by category
+NEAR_SHARE = 0.49 / (MAX_NEAR_WORDS + 1)
 
 
 class Ranker:
@@ -79,17 +84,32 @@ class Ranker:
             self._copies = (s, [bits(docs, size) for docs in seen.values() if len(docs) > 1])
         return self._copies[1]
 
-    def words(self, s: Searcher, terms: list[str], fields: tuple[str, ...]) -> list[Word]:
-        """Each term in each field, with its documents and what it adds to their scores: 1 plus SHARE x its
-        rarity (x QUOTE_SHARE when the memory has it only in a quote)."""
+    def words(
+        self, s: Searcher, classes: list[list[str]], fields: tuple[str, ...], near: list[str] = ()  # type: ignore[assignment]
+    ) -> list[Word]:
+        """Each class of question words (a word and the words that count as it) in each field, with its
+        documents (those having any word of the class) and what it adds to their scores: 1 plus SHARE x its
+        rarity (x QUOTE_SHARE when the memory has it only in a quote); then each near word, adding only
+        NEAR_SHARE x its rarity and not counted as a shared word."""
         documents = s.reader().doc_count_all()
         found = []
         for field in fields:
-            for term in terms[:MAX_QUERY_WORDS]:
-                having, docs, in_text = self.postings.word(s, field, term)
+            for group in classes[:MAX_QUERY_WORDS]:
+                having = docs = in_text = 0
+                for term in group:
+                    n, d, t = self.postings.word(s, field, term)
+                    having, docs, in_text = having + n, docs | d, in_text | t
                 if docs:
+                    if len(group) > 1:
+                        having = min(having, docs.bit_count())  # the class's rarity, as one word's
                     fraction = SHARE * rarity(having, documents)
                     found.append(Word(docs, in_text, 1.0 + fraction, 1.0 + fraction * QUOTE_SHARE))
+        for field in fields:
+            for term in list(near)[:MAX_NEAR_WORDS]:
+                having, docs, in_text = self.postings.word(s, field, term)
+                if docs:
+                    fraction = NEAR_SHARE * rarity(having, documents)
+                    found.append(Word(docs, in_text, fraction, fraction * QUOTE_SHARE, counts=False))
         return found
 
     def choose(self, s: Searcher, words: list[Word], limit: int | None) -> list[tuple[int, float]]:
@@ -97,9 +117,12 @@ class Ranker:
         words meets them (so that equal keys keep the order they always had)."""
         among = 0
         for word in words:
-            among |= word.having
+            if word.counts:
+                among |= word.having
         if limit is not None:
             among = candidates(words, limit)
+        # Near words only order the candidates: those having none of them are left out of the sums.
+        words = [word for word in words if word.counts or word.having & among]
         grouped = None
         if limit is not None and among.bit_count() > GROUPS_FROM:
             grouped = groups(words, among, MOST_GROUPS)
@@ -118,6 +141,43 @@ class Ranker:
         chosen += [(doc, first, edge) for doc, first in self._first_tied(s, tied, need)]
         chosen.sort(key=lambda c: (c[1], c[0]))
         return [(doc, score) for doc, _, score in chosen]
+
+    def fill(self, s: Searcher, classes: list[list[str]], near: list[str], categories: list[str], need: int) -> list[int]:
+        """Up to `need` approved documents that share none of the question's words, closest first: most near
+        words shared (then their rarity), then the question's categories in order, then the newest; after
+        them, when too few share a near word, approved documents of those categories, newest first."""
+        approved = self.postings.word(s, "state", "approved")[1]
+        for group in classes[:MAX_QUERY_WORDS]:
+            for term in group:
+                approved &= ~self.postings.word(s, "words", term)[1]
+        if not approved or need <= 0:
+            return []
+        documents = s.reader().doc_count_all()
+        nearby = []
+        for term in near[:MAX_NEAR_WORDS]:
+            having, docs, in_text = self.postings.word(s, "words", term)
+            if docs & approved:
+                fraction = SHARE * rarity(having, documents)
+                nearby.append(Word(docs & approved, in_text & approved, 1.0 + fraction, 1.0 + fraction * QUOTE_SHARE))
+        kinds = [self.postings.word(s, "category", category)[1] & approved for category in categories[:4]]
+        chosen: list[int] = []
+        if nearby:
+            found = dict(self.choose(s, nearby, need * FILL_SPARE))
+            value = self._tie_breaks(s)
+            chosen = sorted(found, key=lambda d: (-found[d], _kind(d, kinds), value(d)))[:need]
+        taken = 0
+        for doc in chosen:
+            taken |= 1 << doc
+        for docs in kinds:
+            if len(chosen) >= need:
+                break
+            docs &= ~taken
+            if docs:
+                first = self._first_tied(s, [Group(0.0, 0, docs)], need - len(chosen))
+                chosen += [doc for doc, _ in first]
+                for doc, _ in first:
+                    taken |= 1 << doc
+        return chosen[:need]
 
     def _cut(self, s: Searcher, scores: dict[int, float], limit: int | None) -> list[tuple[int, float]]:
         """The `limit` best of scores (all when None), ties at the cut broken by the contract."""
@@ -185,6 +245,14 @@ class Ranker:
 
     def _tie_breaks(self, s: Searcher) -> Callable[[int], str]:
         return self._kept.column(s, "tie_break")  # type: ignore[no-any-return]
+
+
+def _kind(doc: int, kinds: list[int]) -> int:
+    """The position of the first category set holding doc (len(kinds) when none does)."""
+    for position, docs in enumerate(kinds):
+        if docs >> doc & 1:
+            return position
+    return len(kinds)
 
 
 def _first_of(doc: int, firsts: list[tuple[int, bytes]]) -> int:

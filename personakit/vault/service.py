@@ -35,6 +35,7 @@ from personakit.core.memory import (
     render_memory,
     slug,
 )
+from personakit.core import meaning
 from personakit.core.people import check_about, expand
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose
@@ -209,11 +210,13 @@ class PersonaKit(Vault):
         terms = words(question)
         terms += expand(terms, self.people.all())  # "my sister": the words of Carla, whose alias it is
         today = date.today()  # the owner's day, for what is past
+        found = meaning.expand(terms)  # the question's words, the words that count as them, near words
+        near = [word for _, word in found.near]
         wanted = limit
         # A few more candidates when files changed state on disk since they were indexed, or when past
         # memories (which rank after current ones with as many shared words) are among them.
         while True:
-            hits = self.indexed(partial(self.index.search, terms, wanted))
+            hits = self.indexed(partial(self.index.search, found.classes, wanted, near=near))
             matches: list[Match] = []
             withheld = set()  # restricted on disk since it was indexed, or a copy is
             for hit, memory in zip(hits, effective(self, hits), strict=True):
@@ -227,8 +230,8 @@ class PersonaKit(Vault):
             if current >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
-        approved = self._fill(len(matches), today) if len(matches) < FILL_TO else []
-        count = self.indexed(lambda: self.index.count_restricted(terms, withheld))
+        approved = self._fill(len(matches), today, found, near) if len(matches) < FILL_TO else []
+        count = self.indexed(lambda: self.index.count_restricted(found.counted, withheld))
         result = compose(_unique(matches), approved, count, limit, today)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
@@ -243,16 +246,20 @@ class PersonaKit(Vault):
             )
         return result
 
-    def _fill(self, matched: int, today: date) -> list[Memory]:
-        """Approved memories that are not past, newest first: enough to fill the places a read left."""
+    def _fill(self, matched: int, today: date, found: meaning.Expansion, near: list[str]) -> list[Memory]:
+        """Approved memories that are not past, enough to fill the places a read left: the closest to the
+        question first (near words, then category: `store.ranking.Ranker.fill`), then the newest."""
         wanted = FILL_TO + matched
+        closest = self.indexed(lambda: self.index.fill(found.classes, near, found.categories, wanted))
         while True:
             newest = self.indexed(partial(self.index.newest, "approved", wanted))
-            approved = [
-                m
-                for m in effective(self, newest)
-                if m is not None and m.state == "approved" and not is_past(m.until, today)
-            ]
+            approved = list(
+                {
+                    m.id: m
+                    for m in effective(self, closest + newest)
+                    if m is not None and m.state == "approved" and not is_past(m.until, today)
+                }.values()
+            )
             if len(approved) >= FILL_TO + matched or len(newest) < wanted:
                 return approved
             wanted *= 4
