@@ -74,7 +74,9 @@ def test_expansion_is_capped_and_deterministic() -> None:
 def test_the_table_is_sorted_by_bytes_with_one_line_per_word() -> None:
     lines = TABLE.read_text(encoding="utf-8").splitlines()
     keys = [line.split("\t", 1)[0] for line in lines]
-    assert keys == sorted(keys, key=lambda k: k.encode()) and len(keys) == len(set(keys))  # bisection needs it
+    assert keys == sorted(keys, key=lambda k: k.encode()) and len(keys) == len(
+        set(keys)
+    )  # bisection needs it
     assert all(line.count("\t") == 2 for line in lines)
 
 
@@ -95,7 +97,10 @@ def three(vault: Path) -> tuple[PersonaKit, dict[str, str]]:
         "fish": _approved(kit, "Is vegetarian but eats fish", "I'm veggie but I eat fish", "preferences"),
         "peanut": _approved(kit, "Allergic to peanuts", "peanuts put me in hospital", "constraints"),
         "bullet": _approved(
-            kit, "Prefers bullet points over long paragraphs", "bullets please, no walls of text", "communication"
+            kit,
+            "Prefers bullet points over long paragraphs",
+            "bullets please, no walls of text",
+            "communication",
         ),
     }
     for i in range(4):  # newer approved memories on other subjects: "newest first" would pick these

@@ -69,7 +69,9 @@ class Synset:
         self.pointers: list[tuple[str, str, str, int, int]] = []
         for i in range(int(parts[at])):
             symbol, offset, pos_, st = parts[at + 1 + 4 * i : at + 5 + 4 * i]
-            self.pointers.append((symbol, offset, "a" if pos_ == "s" else pos_, int(st[:2], 16), int(st[2:], 16)))
+            self.pointers.append(
+                (symbol, offset, "a" if pos_ == "s" else pos_, int(st[:2], 16), int(st[2:], 16))
+            )
         self.gloss = gloss
 
 
@@ -161,8 +163,10 @@ def build(folder: Path) -> list[str]:
             for other, _ in synset.lemmas:
                 if other == lemma:
                     continue
-                if rank == 0 and dominant.get(lemma) == sense and dominant.get(other) == sense:
-                    link(same, lemma, other, strength)  # the sense each word is mostly used in: answer = reply
+                if _synonyms(lemma, other, sense, dominant):
+                    link(
+                        same, lemma, other, strength
+                    )  # the sense each word is mostly used in: answer = reply
                 else:
                     link(near, lemma, other, strength * 0.9)
             word_number = next((i + 1 for i, (w, _) in enumerate(synset.lemmas) if w == lemma), 0)
@@ -187,7 +191,8 @@ def build(folder: Path) -> list[str]:
                         link(near, lemma, other, strength * 0.6)
             hyponyms = [synsets[(tp, t)] for sym, t, tp, _, _ in synset.pointers if sym in ("~", "~i")]
             ranked = sorted(
-                ((frequency.get(w, 0), w) for h in hyponyms for w, _ in h.lemmas[:1]), key=lambda x: (-x[0], x[1])
+                ((frequency.get(w, 0), w) for h in hyponyms for w, _ in h.lemmas[:1]),
+                key=lambda x: (-x[0], x[1]),
             )
             for count, other in ranked[:HYPONYMS_MOST]:
                 if count:
@@ -214,6 +219,14 @@ def build(folder: Path) -> list[str]:
         if mine_same or mine_near:
             lines.append(f"{key}\t{' '.join(mine_same)}\t{' '.join(mine_near)}")
     return lines
+
+
+def _synonyms(a: str, b: str, sense: str, dominant: dict[str, str]) -> bool:
+    """Do a and b count as one word through this synset of theirs? Only when it is the sense each of them
+    is mostly used in. (Measured on bench/quality: a synset among both words' common senses made more
+    paraphrases match, +3 points of hit@3, but cost a point of R@5 on the existing set's tune part: "cook"
+    met "prepare", "pet" met "kiss".)"""
+    return dominant.get(a) == sense and dominant.get(b) == sense
 
 
 def _strongest(found: dict[str, float], most: int, leave: set[str]) -> list[str]:

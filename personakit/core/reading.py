@@ -31,9 +31,10 @@ NOTE = UNCONFIRMED_NOTE  # the contract's exact sentence
 # When no memory shares a word with the question, the model is told so, and how to ask better.
 ASK_AGAIN = "Read again naming the topic in other words the owner might use."
 FILL_NOTE = (
-    f"No memory shares a word with the question; these are approved memories closest to it. {ASK_AGAIN}"
+    "None of these memories shares a word with the question: they are the approved memories closest to it. "
+    + ASK_AGAIN
 )
-EMPTY_NOTE = f"No memory shares a word with the question. {ASK_AGAIN}"
+EMPTY_NOTE = "No memory you may read shares a word with the question. " + ASK_AGAIN
 
 
 class ReadResult(TypedDict):

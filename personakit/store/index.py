@@ -348,7 +348,9 @@ class MemoryIndex:
             hits = [self._counted(s, Hit(s.stored_fields(doc), score)) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
 
-    def fill(self, classes: Sequence[Sequence[str]], near: Sequence[str], categories: Sequence[str], need: int) -> list[Hit]:
+    def fill(
+        self, classes: Sequence[Sequence[str]], near: Sequence[str], categories: Sequence[str], need: int
+    ) -> list[Hit]:
         """Up to `need` approved memories sharing none of the question's words, closest first: those
         sharing most near words (`store.ranking.Ranker.fill`), then those of the question's categories,
         newest first. The caller fills from the newest approved memories after these."""

@@ -23,6 +23,7 @@ from typing import NotRequired, TypeVar
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from personakit.core import meaning
 from personakit.core.credentials.engine import holds_credential
 from personakit.core.memory import (
     VISIBLE_STATES,
@@ -35,7 +36,6 @@ from personakit.core.memory import (
     render_memory,
     slug,
 )
-from personakit.core import meaning
 from personakit.core.people import check_about, expand
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose

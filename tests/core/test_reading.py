@@ -6,7 +6,7 @@ import pytest
 
 from personakit.core.masking import present
 from personakit.core.memory import Memory, memory_id
-from personakit.core.reading import NOTE, Match, clamp_limit, compose
+from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE, Match, clamp_limit, compose
 
 
 def mem(
@@ -55,7 +55,14 @@ def test_three_matches_mean_no_fill() -> None:
 
 
 def test_empty_result_when_nothing_matches_and_nothing_is_approved() -> None:
-    assert compose([], [], 0, 7) == {"memories": [], "withheld": 0}
+    assert compose([], [], 0, 7) == {"memories": [], "withheld": 0, "note": EMPTY_NOTE}
+
+
+def test_a_result_of_fill_only_says_so_and_an_unconfirmed_match_keeps_the_contracts_sentence() -> None:
+    assert compose([], [mem("x")], 0, 7)["note"] == FILL_NOTE
+    one = compose([Match(mem("a", "unconfirmed"), 1, 0.0)], [mem("x")], 0, 7)
+    assert one["note"] == NOTE  # something matched: only the contract's exact sentence
+    assert "note" not in compose([Match(mem("a"), 1, 0.0)], [mem("x")], 0, 7)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import pytest
 from git import Repo
 
 from personakit.core.memory import memory_id
-from personakit.core.reading import NOTE
+from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE
 
 from conftest import call, call_error, connect, server_command, server_env
 
@@ -302,13 +302,14 @@ async def test_ranking_fill_limit_withheld_and_note(vault: Path) -> None:
         assert [m["text"] for m in nothing["memories"]] == [
             "Lives in Lisbon", "Works in Go", "Drinks black coffee every morning",
         ]  # fmt: skip
-        assert nothing["withheld"] == 0 and "note" not in nothing
+        assert nothing["withheld"] == 0 and nothing["note"] == FILL_NOTE  # only fill: said, with a hint
 
 
 async def test_empty_vault_reads_an_empty_list(vault: Path) -> None:
     async with connect(vault) as session:
-        assert await call(session, READ, question="anything at all") == {"memories": [], "withheld": 0}
-        assert await call(session, READ, question="") == {"memories": [], "withheld": 0}
+        empty = {"memories": [], "withheld": 0, "note": EMPTY_NOTE}
+        assert await call(session, READ, question="anything at all") == empty
+        assert await call(session, READ, question="") == empty
 
 
 @pytest.mark.parametrize(("limit", "count"), [(0, 1), (-3, 1), (1, 1), (25, 20), (10**12, 20)])
@@ -359,7 +360,7 @@ async def test_missing_or_unknown_state_is_restricted(vault: Path, state_line: s
     path.write_text(f"---\ncategory: tools\n{state_line}\nevidence:\n  - I use vim\n---\nUses vim daily\n")
     async with connect(vault) as session:
         result = await call(session, READ, question="vim")
-    assert result == {"memories": [], "withheld": 1}
+    assert result == {"memories": [], "withheld": 1, "note": EMPTY_NOTE}
 
 
 async def test_a_hostile_memories_folder_is_skipped_and_logged(vault: Path, tmp_path: Path) -> None:
