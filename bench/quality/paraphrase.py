@@ -118,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(args.code.resolve()))
     from personakit.core.memory import Memory, memory_id, render_memory, slug
     from personakit.core.words import words
-    from personakit.service import PersonaKit, init_vault
+    try:
+        from personakit.vault.service import PersonaKit, init_vault
+    except ImportError:  # a checkout from before the layout of issue 22
+        from personakit.service import PersonaKit, init_vault  # type: ignore[no-redef]
 
     if args.check:
         problems = check(words)

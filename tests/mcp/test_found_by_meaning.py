@@ -1,89 +1,25 @@
-"""Found by meaning (issue 19): related words and the closest fill, through the table, the engine, the
-index and the real server."""
+"""Found by meaning (issue 19), through the service and the real server: an assistant's own words find
+the owner's memories; the fill is the approved memories closest to the question."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from personakit.core.meaning import EXPAND_LIMITS, expand, near_words, same_words
 from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE
-from personakit.core.words import words
-from personakit.service import PersonaKit
-from tests.conftest import connect, server_env
+from personakit.owner.decisions import decide
+from personakit.vault.service import PersonaKit
+
+from conftest import call, connect, server_env
 
 READ, PROPOSE = "personakit_read", "personakit_propose"
-TABLE = Path(__file__).resolve().parents[1] / "personakit" / "core" / "meaning" / "related.tsv"
-
-
-def _one(word: str) -> str:
-    (found,) = words(word)
-    return found
-
-
-# -- the table and the engine ---------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("word", "other"),
-    [
-        ("allergy", "allergic"),  # a derivation that keeps its beginning
-        ("vegetarian", "vegetarianism"),
-        ("answer", "reply"),  # each word's dominant sense is the same synset
-        ("doctor", "physician"),
-        ("deploy", "deployment"),
-    ],
-)
-def test_words_of_the_same_meaning_are_one_class(word: str, other: str) -> None:
-    assert _one(other) in same_words(_one(word))
-    assert _one(word) in same_words(_one(other))  # stored both ways
-
-
-@pytest.mark.parametrize(
-    ("word", "near"),
-    [("dinner", "meal"), ("dinner", "food"), ("cook", "dinner"), ("format", "bullet"), ("answer", "format")],
-)
-def test_topic_words_are_near_not_the_same(word: str, near: str) -> None:
-    assert _one(near) in near_words(_one(word))
-    assert _one(near) not in same_words(_one(word))
-
-
-def test_rare_senses_do_not_make_synonyms() -> None:
-    # "pet" can mean to caress, "go" to travel, "cook" to prepare: none counts as the same word.
-    assert _one("kiss") not in same_words(_one("pet"))
-    assert _one("prepare") not in same_words(_one("cook"))
-    assert _one("call") not in same_words(_one("meeting"))
-
-
-def test_expansion_is_capped_and_deterministic() -> None:
-    question = words("food meal dinner eat cook recipe diet format answer travel schedule family health")
-    first, second = expand(question), expand(list(question))
-    assert first == second
-    per_word, most = EXPAND_LIMITS
-    assert len(first.near) <= most
-    for term in question:
-        assert sum(1 for source, _ in first.near if source == term) <= per_word
-    counted = first.counted
-    assert len(counted) == len(set(counted))  # a word is in one class only
-    assert not {near for _, near in first.near} & set(counted)
-
-
-def test_the_table_is_sorted_by_bytes_with_one_line_per_word() -> None:
-    lines = TABLE.read_text(encoding="utf-8").splitlines()
-    keys = [line.split("\t", 1)[0] for line in lines]
-    assert keys == sorted(keys, key=lambda k: k.encode()) and len(keys) == len(
-        set(keys)
-    )  # bisection needs it
-    assert all(line.count("\t") == 2 for line in lines)
 
 
 # -- reads through the service ---------------------------------------------------------------------------
 def _approved(kit: PersonaKit, text: str, quote: str, category: str) -> str:
-    from personakit.owner.decisions import decide
-
     mid = kit.propose(text, quote, category)["id"]  # type: ignore[typeddict-item]
     decide(kit, mid, "approved")
     return mid
@@ -121,8 +57,6 @@ def test_the_fill_picks_the_closest_approved_memories(three: tuple[PersonaKit, d
 
 
 def test_a_same_meaning_word_matches_and_counts_in_withheld(vault: Path) -> None:
-    from personakit.owner.decisions import decide
-
     kit = PersonaKit(vault)
     kit.start()
     try:
@@ -162,12 +96,6 @@ def _approve_cli(vault: Path, mid: str) -> None:
 
 @pytest.mark.anyio
 async def test_an_assistants_own_words_find_the_owners_memories(vault: Path) -> None:
-    async def call(session: Any, name: str, **arguments: Any) -> dict[str, Any]:
-        result = await session.call_tool(name, arguments)
-        assert not result.is_error, result.content
-        assert json.loads(result.content[0].text) == result.structured_content
-        return dict(result.structured_content)
-
     proposals = {
         "fish": ("Is vegetarian but eats fish", "I don't eat meat, fish is fine", "preferences"),
         "peanut": ("Allergic to peanuts", "peanuts and I are not friends", "constraints"),

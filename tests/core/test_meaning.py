@@ -1,0 +1,71 @@
+"""The related-words table and its engine (issue 19): which words count as one, which are only near."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from personakit.core.meaning import EXPAND_LIMITS, expand, near_words, same_words
+from personakit.core.words import words
+
+TABLE = Path(__file__).resolve().parents[2] / "personakit" / "core" / "meaning" / "related.tsv"
+
+
+def _one(word: str) -> str:
+    (found,) = words(word)
+    return found
+
+
+# -- the table and the engine ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("word", "other"),
+    [
+        ("allergy", "allergic"),  # a derivation that keeps its beginning
+        ("vegetarian", "vegetarianism"),
+        ("answer", "reply"),  # each word's dominant sense is the same synset
+        ("doctor", "physician"),
+        ("deploy", "deployment"),
+    ],
+)
+def test_words_of_the_same_meaning_are_one_class(word: str, other: str) -> None:
+    assert _one(other) in same_words(_one(word))
+    assert _one(word) in same_words(_one(other))  # stored both ways
+
+
+@pytest.mark.parametrize(
+    ("word", "near"),
+    [("dinner", "meal"), ("dinner", "food"), ("cook", "dinner"), ("format", "bullet"), ("answer", "format")],
+)
+def test_topic_words_are_near_not_the_same(word: str, near: str) -> None:
+    assert _one(near) in near_words(_one(word))
+    assert _one(near) not in same_words(_one(word))
+
+
+def test_rare_senses_do_not_make_synonyms() -> None:
+    # "pet" can mean to caress, "go" to travel, "cook" to prepare: none counts as the same word.
+    assert _one("kiss") not in same_words(_one("pet"))
+    assert _one("prepare") not in same_words(_one("cook"))
+    assert _one("call") not in same_words(_one("meeting"))
+
+
+def test_expansion_is_capped_and_deterministic() -> None:
+    question = words("food meal dinner eat cook recipe diet format answer travel schedule family health")
+    first, second = expand(question), expand(list(question))
+    assert first == second
+    per_word, most = EXPAND_LIMITS
+    assert len(first.near) <= most
+    for term in question:
+        assert sum(1 for source, _ in first.near if source == term) <= per_word
+    counted = first.counted
+    assert len(counted) == len(set(counted))  # a word is in one class only
+    assert not {near for _, near in first.near} & set(counted)
+
+
+def test_the_table_is_sorted_by_bytes_with_one_line_per_word() -> None:
+    lines = TABLE.read_text(encoding="utf-8").splitlines()
+    keys = [line.split("\t", 1)[0] for line in lines]
+    assert keys == sorted(keys, key=lambda k: k.encode()) and len(keys) == len(
+        set(keys)
+    )  # bisection needs it
+    assert all(line.count("\t") == 2 for line in lines)
