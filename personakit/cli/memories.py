@@ -159,14 +159,16 @@ def cmd_search(args: argparse.Namespace) -> int:
     """Show exactly what an assistant would get for QUESTION, then (for you only) what was withheld and why.
 
     The first part is the JSON personakit_read returns. Your own searches are not written to the read ledger."""
-    from personakit.owner.audit import explain, matching
+    from personakit.owner.audit import explain, filled, matching
 
     kit = open_vault(args)
     result = kit.read(args.question, args.limit, host="owner", record=False)
     print(json.dumps(result, indent=2, ensure_ascii=False))
     if not args.json:
         limit = clamp_limit(args.limit)
-        print("\n".join(explain(args.question, result, matching(kit, args.question), limit)))
+        found = matching(kit, args.question)
+        fills = filled(kit, args.question, result, (memory.id for memory, *_ in found))
+        print("\n".join(explain(args.question, result, found, limit, fills)))
     return 0
 
 

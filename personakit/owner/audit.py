@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from personakit.core import meaning
 from personakit.core.memory import Memory
 from personakit.core.people import expand
 from personakit.core.reading import ReadResult
@@ -273,52 +274,84 @@ def who_and_when_tag(memory: Memory) -> str:
 
 
 # -- search, for the owner's eyes -----------------------------------------------------------------------
-def matching(kit: PersonaKit, question: str) -> list[tuple[Memory, list[str]]]:
-    """Every memory sharing a word with question, in any state, as its file says now, with the words."""
+Reasons = tuple[Memory, list[tuple[str, str]], list[tuple[str, str]]]  # memory, shared pairs, near pairs
+
+
+def matching(kit: PersonaKit, question: str) -> list[Reasons]:
+    """Every memory sharing a word with question, in any state, as its file says now, with the question's
+    words it shares (directly or through a word that counts as one) and the near words it has."""
     terms = words(question)
     terms += expand(terms, notes(kit).all())
+    reach = meaning.expand(terms)
     found = []
-    for hit in kit.indexed(lambda: kit.index.search(terms, None, ALL_WORDS_FIELDS)):
+    for hit in kit.indexed(lambda: kit.index.search(reach.classes, None, ALL_WORDS_FIELDS)):
         memory = kit.current(hit)
         if memory is not None:
             mine = set(words(" ".join((memory.text, *memory.evidence, *memory.about))))
-            found.append((memory, [t for t in terms if t in mine]))
+            found.append((memory, *meaning.reasons(reach, mine)))
     return found
 
 
+def filled(kit: PersonaKit, question: str, result: ReadResult, matched: Iterable[str]) -> dict[str, str]:
+    """Why each returned memory that shares no word was chosen to fill: near words, category, or newest."""
+    terms = words(question)
+    reach = meaning.expand(terms + expand(terms, notes(kit).all()))
+    spelled, matched = _as_asked(question), set(matched)
+    why = {}
+    for shown in result["memories"]:
+        if shown["id"] in matched:
+            continue
+        hits = kit.index.by_id(shown["id"])
+        memory = kit.current(hits[0]) if hits else None
+        mine = set(words(" ".join((memory.text, *memory.evidence)))) if memory else set()
+        near = meaning.reasons(reach, mine)[1]
+        if near:
+            why[shown["id"]] = (
+                "fill: related (" + ", ".join(f"{spelled.get(q, q)} ~ {w}" for q, w in near) + ")"
+            )
+        elif memory is not None and memory.category in reach.categories:
+            why[shown["id"]] = f"fill: category ({memory.category})"
+        else:
+            why[shown["id"]] = "fill: newest approved"
+    return why
+
+
 def explain(
-    question: str, result: ReadResult, matching: Iterable[tuple[Memory, list[str]]], limit: int
+    question: str,
+    result: ReadResult,
+    matching: Iterable[Reasons],
+    limit: int,
+    fills: dict[str, str] | None = None,
 ) -> list[str]:
     """Why each memory was returned or not: what the assistant's answer above does not say."""
     returned = [m["id"] for m in result["memories"]]
     spelled = _as_asked(question)
-    words_of: dict[str, list[str]] = {}
+    words_of: dict[str, str] = {}
     withheld, held_back = [], []
-    for memory, stems in matching:
-        shared = [spelled.get(stem, stem) for stem in stems]
+    for memory, pairs, near in matching:
+        shared = ", ".join(spelled.get(q, q) + ("" if q == w else f" (as {w})") for q, w in pairs)
         if memory.id in returned:
-            words_of.setdefault(memory.id, shared)
+            related = ", ".join(f"{spelled.get(q, q)} ~ {w}" for q, w in near)
+            words_of.setdefault(memory.id, f"shares: {shared}" + (f"; related: {related}" if related else ""))
         elif memory.state == "restricted":
             why = "restricted"
             odd = [p for p in memory.problems if p.startswith("state ")]
             if odd:
                 why = odd[0]
-            withheld.append(f"  {memory.id}  {why}: {memory.text!r} (shares: {', '.join(shared)})")
+            withheld.append(f"  {memory.id}  {why}: {memory.text!r} (shares: {shared})")
         elif memory.state == "rejected":
             held_back.append(f"  {memory.id}  rejected, so never returned: {memory.text!r}")
         else:
             held_back.append(
                 f"  {memory.id}  {memory.state}, ranked below the limit of {limit}: {memory.text!r} "
-                f"(shares: {', '.join(shared)})"
+                f"(shares: {shared})"
             )
     lines = ["", "For your eyes only (an assistant never sees this part):"]
     if returned:
         lines.append("returned:")
         for mid in returned:
             lines.append(
-                f"  {mid}  shares: {', '.join(words_of[mid])}"
-                if words_of.get(mid)
-                else f"  {mid}  shares no word: an approved memory filling an empty place"
+                f"  {mid}  " + (words_of.get(mid) or (fills or {}).get(mid) or "fill: newest approved")
             )
     else:
         lines.append("returned: nothing")

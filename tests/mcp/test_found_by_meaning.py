@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from owner import cli
 
 from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE
 from personakit.owner.decisions import decide
@@ -54,6 +55,19 @@ def test_the_fill_picks_the_closest_approved_memories(three: tuple[PersonaKit, d
         assert fmt["memories"][0]["id"] == ids["bullet"]
     finally:
         kit.close()
+
+
+def test_the_owners_search_says_why_each_memory_came_back(
+    three: tuple[PersonaKit, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    kit, ids = three
+    kit.close()
+    code, out, _ = cli(capsys, "search", "What should I cook for dinner?", "--vault", str(kit.root))
+    owner = out.split("For your eyes only", 1)[1]
+    assert code == 0 and f"{ids['fish']}  fill: related (" in owner and "dinner ~ vegetarian" in owner
+    code, out, _ = cli(capsys, "search", "vegetarianism at dinner", "--vault", str(kit.root))
+    owner = out.split("For your eyes only", 1)[1]
+    assert f"{ids['fish']}  shares: vegetarianism (as vegetarian); related: " in owner
 
 
 def test_a_same_meaning_word_matches_and_counts_in_withheld(vault: Path) -> None:

@@ -178,3 +178,14 @@ def expand(terms: list[str]) -> Expansion:
             votes[category] = votes.get(category, 0) + 1
     ranked = tuple(sorted(votes, key=lambda c: (-votes[c], c)))
     return Expansion(tuple(tuple(g) for g in classes), tuple(near), ranked)
+
+
+def reasons(reach: Expansion, mine: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Why a memory with the words `mine` answers a question: (question word, memory word) pairs for the
+    question's words it shares (itself, or a word that counts as it) and for the near words it has."""
+    shared = []
+    for group in reach.classes:
+        found = next((word for word in group if word in mine), None)
+        if found is not None:
+            shared.append((group[0], found))
+    return shared, [(asked, word) for asked, word in reach.near if word in mine]
