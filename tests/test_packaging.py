@@ -24,6 +24,9 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     source = {p.relative_to(ROOT).as_posix() for p in (ROOT / "personakit").rglob("*.py")}
     assert source - shipped == set()  # a package missing from pyproject's list breaks the installed command
     assert "personakit/mcp/guide.md" in shipped
+    meaning = {f"personakit/core/meaning/{name}" for name in ("related.tsv", "topics.txt", "LICENSE-WordNet.txt")}
+    assert meaning <= shipped  # the related-words table, and the WordNet licence it must ship with
+    assert wheel.stat().st_size < 25_000_000
     subprocess.run([*PIP, "install", "--no-deps", "--target", str(target), str(wheel)], check=True)
     script = (
         "import sys; from personakit.store.files import template_dir; from personakit.vault.service import init_vault;"
@@ -31,7 +34,8 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
         "t = template_dir(); assert str(t).startswith(sys.argv[1]), t;"
         "init_vault(__import__('pathlib').Path(sys.argv[2]));"
         "from personakit.core.credentials.engine import looks_like_credential as found;"  # reads core/data/
-        "assert found('legal winner thank year wave sausage worth useful legal winner thank yellow')"
+        "assert found('legal winner thank year wave sausage worth useful legal winner thank yellow');"
+        "from personakit.core.meaning import same_words; assert 'allergic' in same_words('allergy')"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     vault = tmp_path / "vault"

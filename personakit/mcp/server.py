@@ -74,9 +74,11 @@ The user decides; the old memory stays until they approve the correction.\
 """
 
 READ_DESCRIPTION = """\
-What PersonaKit knows about the user that bears on a question. Memories are ranked by how many distinct \
-words they share with the question; approved memories fill up to three places when few match. Restricted \
-memories are never returned, only counted in `withheld`. `confirmed: false` marks unreviewed memories.\
+What PersonaKit knows about the user that bears on a question: name the topic in the user's likely words. \
+Memories are ranked by how many distinct words (or words of the same meaning) they share with the question; \
+approved memories closest to it fill up to three places when few match (`note` then says so: ask again in \
+other words). Restricted memories are never returned, only counted in `withheld`. `confirmed: false` marks \
+unreviewed memories.\
 """
 
 PROPOSE_DESCRIPTION = """\
