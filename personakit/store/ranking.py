@@ -50,6 +50,7 @@ def rarity(having: int, documents: int) -> float:
 SHARE = 0.5 / (MAX_QUERY_WORDS + 1)
 MAX_NEAR_WORDS = 64
 NEAR_SHARE = SHARE / 1000
+NEAR_COMMON = 0.02  # near words more than this share of the memories have are left out of a read's order
 FILL_SPARE = 4  # the fill ranks this many times the places it needs by near words, then orders by category
 
 
@@ -113,7 +114,7 @@ class Ranker:
         for field in fields:
             for term in list(near)[:MAX_NEAR_WORDS]:
                 having, docs, in_text = self.postings.word(s, field, term)
-                if docs:
+                if docs and having <= documents * NEAR_COMMON:  # a common one orders little, costs a table
                     fraction = NEAR_SHARE * rarity(having, documents)
                     found.append(Word(docs, in_text, fraction, fraction * QUOTE_SHARE, counts=False))
         return found
