@@ -88,6 +88,29 @@ def build(
     return keys
 
 
+LEVERS = ("same", "order", "fill", "topics")
+
+
+def switch_off(levers: list[str]) -> None:
+    """Turn levers of issue 19 off in this process, to measure what each buys."""
+    if not levers:
+        return
+    import personakit.core.meaning as meaning
+    import personakit.store.ranking as ranking
+    from personakit.store.index import MemoryIndex
+
+    if "same" in levers:
+        meaning.SAME_PER_WORD = 0
+    if "order" in levers:
+        ranking.NEAR_SHARE = 0.0
+    if "fill" in levers:
+        MemoryIndex.fill = lambda self, *args, **kwargs: []  # type: ignore[method-assign]
+    if "topics" in levers:
+        meaning._topics = lambda: ({}, {}, {})  # type: ignore[assignment]
+    meaning.same_words.cache_clear()
+    meaning.near_words.cache_clear()
+
+
 def figures(ranked: dict[str, list[str]], questions: list[dict[str, Any]]) -> dict[str, float]:
     n = len(questions)
     out: dict[str, float] = {"n": n}
@@ -110,6 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the figures and every ranking here")
     parser.add_argument("--misses", action="store_true", help="list the questions with no answer in 7")
     parser.add_argument(
+        "--without", nargs="*", default=[], choices=LEVERS,
+        help="switch levers off: same (same-meaning words), order (near words ordering ties), "
+        "fill (the closest fill: newest instead), topics (the curated topics)",
+    )
+    parser.add_argument(
         "--existing", action="store_true",
         help="the existing set instead (questions.jsonl, answerable ones, every memory unconfirmed, as run.py)",
     )  # fmt: skip
@@ -123,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # a checkout from before the layout of issue 22
         from personakit.service import PersonaKit, init_vault  # type: ignore[no-redef]
 
+    switch_off(args.without)
     if args.check:
         problems = check(words)
         print(f"{len(lines('paraphrases.jsonl'))} questions, {problems} problems")
