@@ -69,3 +69,20 @@ def test_the_table_is_sorted_by_bytes_with_one_line_per_word() -> None:
         set(keys)
     )  # bisection needs it
     assert all(line.count("\t") == 2 for line in lines)
+
+
+WORDNET = Path("/usr/share/wordnet")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (WORDNET / "data.noun").exists(), reason="WordNet 3.0 is not installed (wordnet-base)"
+)
+def test_the_script_rebuilds_the_shipped_table_byte_for_byte(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "related.tsv"
+    script = Path(__file__).resolve().parents[2] / "tools" / "build_meaning.py"
+    subprocess.run([sys.executable, str(script), "--out", str(out)], check=True, capture_output=True)
+    assert out.read_bytes() == TABLE.read_bytes()  # deterministic, and the shipped table is the script's
