@@ -47,7 +47,7 @@ SYNONYM_COUNT = 2
 SYNONYM_SHARE = 0.4
 SUFFIXES = ("ism", "ness", "ment")  # vegetarianism, deployment: derivations WordNet does not link
 SAME_MOST = 6
-NEAR_MOST = 10
+NEAR_MOST = 6  # the engine takes at most six near words of a question word
 HYPONYMS_MOST = 4
 _LETTERS = re.compile(r"^[a-z]+$")
 

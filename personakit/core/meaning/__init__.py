@@ -5,7 +5,7 @@ Two tables beside this module, both keyed by words as `core.words.words()` count
 
 - `related.tsv`, built from WordNet 3.0 by `tools/build_meaning.py` (licence: `LICENSE-WordNet.txt`):
   `word<TAB>same words<TAB>near words`, sorted by word, strongest first. It is kept as the file's bytes
-  and a table of line starts, and looked up by bisection, so it costs its size (about 1.4 MB), loaded on
+  and a table of line starts, and looked up by bisection, so it costs its size (about 1.1 MB), loaded on
   the first read, and never a dictionary of tens of thousands of strings.
 - `topics.txt`, curated by hand: everyday topics whose words are near each other (dinner, meal, cook,
   food, vegetarian; format, bullet, paragraph, answer), the categories each topic is mostly about, and a
