@@ -13,9 +13,10 @@ Each argument is a git directory (a bare clone or a mirror); files are read from
 - **detect-secrets** (Apache-2.0): every `pytest.mark.parametrize` case under `tests/plugins/`, with its
   label (`should_flag`, an expected secret or None, or the name of the list it sits in).
 
-Each line: source, family (rule id or plugin), label (`secret` or `near-miss`), `shaped` (a near-miss
+Each line: source, family (rule id or plugin), label (`secret`, `near-miss`, `placeholder`), `shaped` (a near-miss
 that is still a secret to a person: another provider's key, a key with a wrong suffix, a real-looking
-value the rule deliberately leaves to another rule), and the text. The first line holds the licences
+value the rule deliberately leaves to another rule), and the text. A scanner's "secret" that is a
+placeholder (`AP6xxxxxxxxxx`, AWS's EXAMPLE key) is labelled `placeholder`: stored, like every other. The first line holds the licences
 and commits. Families outside what PersonaKit calls a credential (public IP addresses) are kept with
 `label: out-of-scope` and reported apart.
 """
@@ -508,6 +509,26 @@ SHAPED: list[tuple[str, str, str, str]] = [
 ]
 
 
+# The other way round: a scanner's test "secret" that is a placeholder or not a secret at all (a run of x,
+# AWS's documented EXAMPLE key, `username:password`). The issue's rule is that every
+# placeholder is stored, so these are relabelled `placeholder` and must be stored.
+PLACEHOLDERS: list[tuple[str, str, str, str]] = [
+    ("detect-secrets", ".*", r"x{6}|X{6}|Z{8}|EXAMPLE", "a run of x, X or Z; an EXAMPLE key"),
+    ("detect-secrets", "basic_auth", r"username:password@", "the words username and password"),
+    ("gitleaks", ".*", r"EXAMPLE", "AWS's documented EXAMPLE key"),
+    ("gitleaks", "gcp-service-account", r'^"type": "service_account"$', "a JSON field naming a file type"),
+]
+
+
+def mark_placeholders(cases: list[dict[str, Any]]) -> None:
+    for case in cases:
+        if case["label"] == "secret" and any(
+            source == case["source"] and re.fullmatch(family, case["family"]) and re.search(pattern, case["text"])
+            for source, family, pattern, _why in PLACEHOLDERS
+        ):
+            case["label"] = "placeholder"
+
+
 def mark_shaped(cases: list[dict[str, Any]]) -> None:
     for case in cases:
         case["shaped"] = case["label"] == "near-miss" and any(
@@ -526,6 +547,7 @@ def main() -> None:
         if key not in seen and case["text"].strip():
             seen.add(key)
             unique.append(case)
+    mark_placeholders(unique)
     mark_shaped(unique)
     header = {
         "sources": {
