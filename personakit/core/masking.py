@@ -15,9 +15,16 @@ full-width `＠`, a zero-width space or look-alike letters change nothing):
   `sam@[IPv6:2001:db8::1]` (IP literals), `sam@bücher.de`, `用户@例子.广告` and `sam@xn--bcher-kva.de`
   (international and punycode domains), `sam%40example.com` (percent-encoded);
 - `mailto:` links, decoded first (`mailto:%73%61%6D%40example.com`);
+- disguised: `sam[@]example[.]com`, `sam(@)example.com`, `sam @ example . com`, `sam&#64;example.com`,
+  `sam%2540example.com`, `sam@example dot com`, letters spaced out (`s a m @ e x a m p l e . c o m`), and
+  an address written backwards inside a right-to-left override (U+202E), which displays forwards;
 - spelled out: `sam [at] example [dot] com`, `sam(at)example(dot)com`, `sam AT example DOT com`,
-  `sam at example dot com`. A plain lower-case " at " counts only with a spelled-out " dot " and a
-  common top-level domain, so "I work at example.com" stays as it is.
+  `sam at example dot com`, `orrin dot vale at example dot com`. A plain lower-case " at " before a real
+  domain counts when a name comes before it (`priya at example.in`), not a word of the sentence, so
+  "I work at example.com" stays as it is.
+
+Not addresses: a decorator or a mention after a word (`the decorator @functools.cache`, `ping @sam`),
+since an at sign with a space on one side only is not one.
 
 A credential cut between a memory's text and a quote, or between two quotes, is masked in both parts.
 """
@@ -47,26 +54,54 @@ UNCONFIRMED_NOTE = "Unconfirmed: extracted from the owner's conversations but no
 EMAIL_MASK = "[email]"
 _DOT = r"[.\u3002]"  # IDNA reads the ideographic full stop as a dot
 _TLD = r"(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{2,59})(?![\w-])"
+# An at sign as written, encoded or bracketed: sam@, sam%40 and sam%2540 (encoded once and twice), HTML's
+# &#64; and &commat;, sam[@], sam(@). Spaces around a bare one count only on both sides ("sam @ example"),
+# so a decorator or a mention after a word ("the decorator @functools.cache") is not an address.
+_AT_SIGN = r"(?:@|%40|%2540|&#0*64;|&#x0*40;|&commat;)"
+_AT = rf"(?:{_AT_SIGN}| {_AT_SIGN} |\s?[\[({{]\s?@\s?[\])}}]\s?)"
+# A dot in a domain as written, bracketed or spelled: example.com, example[.]com, example . com, example dot com.
+_DOMAIN_DOT = rf"(?:{_DOT}| {_DOT} |\s?[\[({{]\s?{_DOT}\s?[\])}}]\s?|\s?[\[({{]\s?dot\s?[\])}}]\s?|\s+dot\s+)"
 # Local part and domain as RFC 5322 allows in practice; the TLD needs two letters so "a@b" stays.
 _EMAIL = re.compile(
     r"(?:[\w.!#$%&'*+/=?^`{|}~-]+|\"(?:[^\"\\\n]|\\.){1,64}\")"
-    r" ?(?:@|%40) ?"
-    rf"(?:[\w-]+(?:{_DOT}[\w-]+)*{_DOT}{_TLD}|\[(?:IPv6:[0-9A-Fa-f:.]{{2,45}}|\d{{1,3}}(?:\.\d{{1,3}}){{3}})\])",
+    rf"{_AT}"
+    rf"(?:[\w-]+(?:{_DOMAIN_DOT}[\w-]+)*{_DOMAIN_DOT}{_TLD}|\[(?:IPv6:[0-9A-Fa-f:.]{{2,45}}|\d{{1,3}}(?:\.\d{{1,3}}){{3}})\])",
     re.IGNORECASE,
 )
 _COMMON_TLDS = (
     "com|org|net|edu|gov|io|co|ai|app|dev|me|info|biz|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|ie|ca|au"
     "|nz|jp|cn|kr|in|br|mx|ru|eu|email|mail"
 )
-_AT_WORD = r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*|\s+AT\s+"
+_AT_WORD = r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|<\s*at\s*>)\s*|(?-i:\s+AT\s+)"
 _DOT_WORD = r"\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|<\s*dot\s*>)\s*|\s+DOT\s+|\s+dot\s+"
+_LOCAL = r"(?<![\w'\u2019.+-])[\w.+-]{1,64}(?:\s+dot\s+[\w+-]{1,64})*"  # orrin dot vale at ...
 _SPELLED = re.compile(
-    rf"[\w.+-]{{1,64}}(?:{_AT_WORD})[\w-]{{1,63}}(?:(?:{_DOT_WORD}|\.)[\w-]{{1,63}})*(?:{_DOT_WORD}|\.)[^\W\d_]{{2,24}}(?![\w-])"
-    rf"|[\w.+-]{{1,64}}\s+at\s+[\w-]{{1,63}}(?:\s+dot\s+[\w-]{{1,63}})*\s+dot\s+(?:{_COMMON_TLDS})(?![\w-])",
+    rf"{_LOCAL}(?:{_AT_WORD})[\w-]{{1,63}}(?:(?:{_DOT_WORD}|\.)[\w-]{{1,63}})*(?:{_DOT_WORD}|\.)[^\W\d_]{{2,24}}(?![\w-])"
+    rf"|{_LOCAL}\s+at\s+[\w-]{{1,63}}(?:\s+dot\s+[\w-]{{1,63}})*\s+dot\s+(?:{_COMMON_TLDS})(?![\w-])",
     re.IGNORECASE,
 )
+# "priya at example.in": a plain " at " before a real domain is an address when a name, not a word, comes
+# before it ("I work at example.com" stays). The name is one word that is not a word of the sentence.
+_NAME_AT = re.compile(
+    r"(?<![\w'\u2019.+-])(?P<name>[A-Za-z][\w.+-]{1,63})\s+at\s+[\w-]{1,63}(?:\.[\w-]{1,63})*"
+    rf"\.(?:{_COMMON_TLDS}|[a-z]{{2}})(?![\w-])"
+)
+_NOT_NAMES = frozenset(
+    """i me you him her it we us they them my your his its our their this that who someone everyone one me
+    am is are was were be been being do does did work works worked working live lives lived living stay stays
+    stayed staying job jobs intern interned interning role roles engineer developer designer manager based
+    employed hired studied study studies studying shop shops shopped shopping buy bought order ordered look
+    looked looking find found available online account accounts registered signed sign log logged login
+    meet met meeting eat ate lunch dinner breakfast coffee arrive arrived here there up back out in on me
+    listed hosted posted published read reading see seen it's i'm we're they're he's she's check checked
+    site page blog docs store app email mail reach reached contact contacted write wrote available""".split()
+)
 _MAILTO = re.compile(r"mailto:([^\s\"'<>]+)", re.IGNORECASE)
-_SPELLED_HINT = re.compile(r"(?i)dot|[\[({<]\s*at\s*[\])}>]|mailto:")
+_SPELLED_HINT = re.compile(
+    r"(?i)dot|[\[({<]\s*at\s*[\])}>]|mailto:|\sat\s+\S+\.\w|&#|&commat;|%25|[\[({]\s?[@.]|\u202e| \S \S \S "
+)
+_SPACED_LETTERS = re.compile(r"(?<!\S)\S(?: \S){5,}(?!\S)")  # j o r d a n @ e x a m p l e . c o m
+_REVERSED = re.compile("\u202e([^\u202c\n]{5,320})(?:\u202c|$)", re.MULTILINE)  # shown right to left
 
 
 class SharedMemory(TypedDict):
@@ -103,15 +138,20 @@ def mask_emails(text: str) -> str:
         return text  # the common case: no at sign of any kind, and no "at" or "dot" spelled out
     view = read(text)
     spans: list[tuple[int, int]] = []
-    if "@" in view.text or "%40" in view.text:
+    if any(sign in view.text for sign in ("@", "%40", "%2540", "&#", "&commat;")):
         spans += [m.span() for m in _EMAIL.finditer(view.text)]
     if _SPELLED_HINT.search(view.text):
         spans += [m.span() for m in _SPELLED.finditer(view.text)]
+        spans += [m.span() for m in _NAME_AT.finditer(view.text) if m.group("name").lower() not in _NOT_NAMES]
+        spans += [m.span() for m in _SPACED_LETTERS.finditer(view.text) if _EMAIL.search(m.group().replace(" ", ""))]
     if "mailto:" in view.lower:
         spans += [m.span() for m in _MAILTO.finditer(view.text) if _EMAIL.search(unquote(m.group(1)))]
+    spans = [view.original_span(*span) for span in spans]
+    if "\u202e" in text:  # an address written backwards inside a right-to-left override reads forwards
+        spans += [m.span() for m in _REVERSED.finditer(text) if _EMAIL.search(read(m.group(1)[::-1]).text)]
     parts: list[str] = []
     last = 0
-    for start, end in _merged(view.original_span(*span) for span in spans):
+    for start, end in _merged(spans):
         parts += [text[last:start], EMAIL_MASK]
         last = end
     parts.append(text[last:])

@@ -34,6 +34,21 @@ from personakit.core.masking import mask, mask_emails
         "sam AT example DOT com",
         "sam @ example.com",
         "sam.smith+news@mail.example.co.uk",
+        # disguises (issue 21)
+        "jordan at example.com",
+        "jordan AT example.com",
+        "jordan @ example . com",
+        "jordan[@]example[.]com",
+        "jordan(@)example.com",
+        "jordan@example[.]com",
+        "jordan&#64;example.com",
+        "jordan%2540example.com",
+        "jordan@example dot com",
+        "j o r d a n @ e x a m p l e . c o m",
+        "\u202emoc.elpmaxe@nadroj\u202c",  # shown right to left: reads jordan@example.com
+        "orrin dot vale at example dot com",
+        "jordan dot lee at example dot com",
+        "priya at example.in",
     ],
 )
 def test_every_form_of_an_address_is_masked(text: str) -> None:
@@ -50,6 +65,11 @@ def test_every_form_of_an_address_is_masked(text: str) -> None:
         "ping @sam on the chat",
         "the price is 5 @ 3.20 each",
         "we met at the conference dot com party",
+        "The decorator @functools.cache made it fast.",
+        "ping @sam.lee about it",
+        "I bought it at amazon.com",
+        "She interned at example.org last year",
+        "the handle is @jordan_lee everywhere",
     ],
 )
 def test_what_is_not_an_address_is_left_alone(text: str) -> None:
@@ -111,3 +131,8 @@ def test_folding_keeps_both_cases_of_a_letter_together() -> None:
     one letter's two cases."""
     for char in "авекмнорстухіјѕһԁԛԝӏьѵαβεζηικμνορτυχϳ":
         assert fold(char.upper()).lower() == fold(char), char
+
+
+def test_a_spelled_out_address_in_a_sentence_is_masked_whole() -> None:
+    assert mask_emails("reach me: orrin dot vale at example dot com") == "reach me: [email]"
+    assert mask_emails("priya at example.in is my personal one") == "[email] is my personal one"
