@@ -86,16 +86,15 @@ _NAME_AT = re.compile(
     r"(?<![\w'\u2019.+-])(?P<name>[A-Za-z][\w.+-]{1,63})\s+at\s+[\w-]{1,63}(?:\.[\w-]{1,63})*"
     rf"\.(?:{_COMMON_TLDS}|[a-z]{{2}})(?![\w-])"
 )
-_NOT_NAMES = frozenset(
-    """i me you him her it we us they them my your his its our their this that who someone everyone one me
+_NOT_NAME_WORDS = """i me you him her it we us they them my your his its our their this that who someone everyone one me
     am is are was were be been being do does did work works worked working live lives lived living stay stays
     stayed staying job jobs intern interned interning role roles engineer developer designer manager based
     employed hired studied study studies studying shop shops shopped shopping buy bought order ordered look
     looked looking find found available online account accounts registered signed sign log logged login
     meet met meeting eat ate lunch dinner breakfast coffee arrive arrived here there up back out in on me
     listed hosted posted published read reading see seen it's i'm we're they're he's she's check checked
-    site page blog docs store app email mail reach reached contact contacted write wrote available""".split()
-)
+    site page blog docs store app email mail reach reached contact contacted write wrote available"""
+_NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
 _MAILTO = re.compile(r"mailto:([^\s\"'<>]+)", re.IGNORECASE)
 _SPELLED_HINT = re.compile(
     r"(?i)dot|[\[({<]\s*at\s*[\])}>]|mailto:|\sat\s+\S+\.\w|&#|&commat;|%25|[\[({]\s?[@.]|\u202e| \S \S \S "
@@ -143,7 +142,9 @@ def mask_emails(text: str) -> str:
     if _SPELLED_HINT.search(view.text):
         spans += [m.span() for m in _SPELLED.finditer(view.text)]
         spans += [m.span() for m in _NAME_AT.finditer(view.text) if m.group("name").lower() not in _NOT_NAMES]
-        spans += [m.span() for m in _SPACED_LETTERS.finditer(view.text) if _EMAIL.search(m.group().replace(" ", ""))]
+        spans += [
+            m.span() for m in _SPACED_LETTERS.finditer(view.text) if _EMAIL.search(m.group().replace(" ", ""))
+        ]
     if "mailto:" in view.lower:
         spans += [m.span() for m in _MAILTO.finditer(view.text) if _EMAIL.search(unquote(m.group(1)))]
     spans = [view.original_span(*span) for span in spans]
