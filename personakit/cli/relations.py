@@ -112,7 +112,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
     edit ("edit ID: TEXT (by hand)").
 
     The id stays the same (an id line you change or remove is put back), so the memory keeps its history;
-    'personakit show ID' shows a changed text as was / now. An editor that fails leaves the file as it was."""
+    'personakit show ID' shows a changed text as was / now. An editor that fails leaves the file as it was,
+    and so does an edit holding a password or key: secrets never stay in the vault."""
     from personakit.owner.decisions import resolve
     from personakit.owner.editing import edit_in_editor
 
@@ -123,7 +124,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     sentences = [
         s.strip() for s in said if s.strip() not in ("", "unchanged", "edited (committed as your edit)")
     ]
-    if outcome in ("no-editor", "failed", "unreadable", "held"):
+    if outcome in ("no-editor", "failed", "unreadable", "refused"):
         raise PersonaKitError(" ".join(sentences).removesuffix("."))
     print("".join(f"{sentence}\n" for sentence in sentences), end="")
     if outcome == "unchanged":

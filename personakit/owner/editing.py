@@ -25,8 +25,8 @@ def edit_in_editor(
     """Open memory's file in $VISUAL or $EDITOR, then take the saved file in as the owner's edit (one
     commit, `edit m_x: text (by hand)`), saying what happened. The id stays: a saved file whose id line
     was changed or removed gets it back. Returns what happened ("no-editor", "failed", "unchanged",
-    "unreadable", "edited", "held" (not committed: it holds something shaped like a secret), "deleted"
-    or "gone") and the memory as it is now (the same object when nothing changed; None when it is gone)."""
+    "unreadable", "edited", "refused" (it held something shaped like a secret: the old text is put back),
+    "deleted" or "gone") and the memory as it is now (the same object when nothing changed; None when it is gone)."""
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     path = kit.files.path(memory.name)
     if not editor:
@@ -90,11 +90,15 @@ def _after_edit(
         )
         return "unreadable", memory
     if f"memories/{memory.name}" in kit.history.changed("memories"):
+        # The hand-edit check left the file uncommitted because it holds a secret. A secret must not stay
+        # on disk either, so the file goes back to the text it had before the editor opened.
+        _restore(kit, memory, before)
+        kit.sync([memory.name])
         say(
-            "\n  Your edit is saved but not committed: it holds something shaped like a password or key. "
-            f"Remove it ({again}) and it will be."
+            "\n  Your edit was not kept: it holds something shaped like a password or key, and secrets never "
+            f"stay in the vault. The memory keeps its old text; {again} without the secret."
         )
-        return "held", edited
+        return "refused", memory
     say("\n  edited (committed as your edit)")
     return "edited", edited
 

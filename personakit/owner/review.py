@@ -253,12 +253,12 @@ class Review:
             self.done["forgotten"] += 1
         if edited is None:
             return None
-        if outcome in ("edited", "held"):
+        if outcome == "edited":
             self.done["edited"] += 1
             if edited.state != "unconfirmed":
                 self.say(f"  now {edited.state}")
                 return None
-        if outcome not in ("edited", "held"):
+        if outcome != "edited":
             self.say("decide: ")
         return edited
 

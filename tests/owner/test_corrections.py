@@ -333,6 +333,26 @@ def test_edit_opens_the_editor_commits_keeps_the_id_and_show_says_was_and_now(
     assert clean(vault)
 
 
+def test_edit_holding_a_token_keeps_the_old_text_and_says_why(
+    vault: Path, kit: PersonaKit, tmp_path: Path
+) -> None:
+    mid = stored(kit, "Drinks green tea")
+    path, before = file_of(vault, mid)
+    token = "ghp_" + "Zq8RtY2pWx4Lm6NbKk3Jd9QvTg7HsXc1UaB0"  # fake, GitHub's shape
+    script = tmp_path / "editor.py"
+    script.write_text(
+        "import sys\nfrom pathlib import Path\np = Path(sys.argv[1])\n"
+        f"p.write_text(p.read_text().replace('Drinks green tea', 'Deploy token {token}'))\n"
+    )
+    done = run_cli({"EDITOR": f"{sys.executable} {script}"}, "edit", mid, "--vault", str(vault))
+    assert done.returncode == 1
+    assert "not kept: it holds something shaped like a password or key" in done.stderr
+    assert "keeps its old text" in done.stderr
+    assert path.read_text() == before  # the token is not left in the file
+    assert token not in "".join(p.read_text() for p in (vault / "memories").glob("*.md"))
+    assert clean(vault) and subjects(vault)[0] != f"edit {mid}"
+
+
 def fed(vault: Path, stdin: str, *args: str) -> str:
     """git ARGS in the vault, with stdin."""
     return subprocess.run(

@@ -152,10 +152,11 @@ def test_no_editor_a_failing_editor_and_an_edit_holding_a_secret(
     assert len(subjects(vault)) == n and clean(vault)
 
     child = edit_first(vault, EDITOR=rewriting(tmp_path, "Drinks green tea", "Wifi password is hunter2!x9"))
-    child.expect("saved but not committed: it holds something shaped like a password or key")
+    child.expect("not kept: it holds something shaped like a password or key.*keeps its old text")
     child.send("q")
     finish(child)
-    assert len(subjects(vault)) == n and not clean(vault)
+    assert len(subjects(vault)) == n and clean(vault)  # the secret is not left on disk
+    assert path.read_text() == before
 
 
 def test_files_deleted_or_decided_while_reviewing(
