@@ -39,7 +39,9 @@ OUT = HERE / "secrets.jsonl"
 
 
 def git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["git", "--git-dir", git_dir, *args], capture_output=True, text=True, check=True
+    ).stdout
 
 
 # ---- a random string for a regex (gitleaks' secrets.NewSecret) ------------------------------------------
@@ -102,7 +104,9 @@ def _generate(parsed: Any, rng: random.Random, extra: int = 1) -> str:
 
 
 def new_secret(regex: str, rng: random.Random) -> str:
-    regex = regex.replace(r"\z", r"\Z").replace("[[:alnum:]]", "[A-Za-z0-9]").replace("[:alnum:]", "A-Za-z0-9")
+    regex = (
+        regex.replace(r"\z", r"\Z").replace("[[:alnum:]]", "[A-Za-z0-9]").replace("[:alnum:]", "A-Za-z0-9")
+    )
     regex = re.sub(r"\(\?P?<\w+>", "(", regex)
     return _generate(sre_parse.parse(regex), rng)
 
@@ -307,7 +311,9 @@ class GoEval:
 
 def go_sprintf(form: str, args: list[Any]) -> str:
     values = iter(args)
-    return re.sub(r"%[sdvq]", lambda m: json.dumps(next(values)) if m.group() == "%q" else str(next(values)), form)
+    return re.sub(
+        r"%[sdvq]", lambda m: json.dumps(next(values)) if m.group() == "%q" else str(next(values)), form
+    )
 
 
 def _statements(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
@@ -346,7 +352,9 @@ def gitleaks_cases(git_dir: str) -> list[dict[str, Any]]:
                 depth += {"{": 1, "}": -1}.get(tokens[end][1], 0) if tokens[end][0] == "op" else 0
                 if depth == 0:
                     break
-            cases += _rule_cases(path, name, tokens[start + 1 : end], random.Random(zlib.crc32(name.encode())), package)
+            cases += _rule_cases(
+                path, name, tokens[start + 1 : end], random.Random(zlib.crc32(name.encode())), package
+            )
             index = end + 1
     return cases
 
@@ -379,7 +387,7 @@ def _rule_cases(
     path: str, func: str, body: list[tuple[str, str]], rng: random.Random, package: dict[str, Any]
 ) -> list[dict[str, Any]]:
     rule = func
-    for i, (kind, text) in enumerate(body):
+    for i, (_kind, text) in enumerate(body):
         if text == "RuleID" and body[i + 1][1] == ":" and body[i + 2][0] == "str":
             rule = go_string("str", body[i + 2][1])
             break
@@ -395,7 +403,15 @@ def _rule_cases(
         if len(words) > 2 and words[1] in (":=", "=") and statement[0][0] == "name":
             try:
                 env[words[0]] = GoEval(statement[2:], env, rng).expr()
-            except (Unsupported, IndexError, ValueError, SyntaxError, re.error, StopIteration, TypeError) as e:
+            except (
+                Unsupported,
+                IndexError,
+                ValueError,
+                SyntaxError,
+                re.error,
+                StopIteration,
+                TypeError,
+            ) as e:
                 if words[0] in ("tps", "fps"):
                     print(f"  {path} {func}: {words[0]} not evaluated ({e})", file=sys.stderr)
     if not any(name.startswith("utils.Validate") for name in returned):
@@ -420,20 +436,20 @@ def detect_secrets_cases(git_dir: str) -> list[dict[str, Any]]:
         family = Path(path).stem.removesuffix("_test")
         tree = ast.parse(git(git_dir, "show", f"HEAD:{path}"))
         namespace: dict[str, Any] = {"__builtins__": __builtins__}
-        exec("import base64, random, textwrap, string\nrandom.seed(0)", namespace)  # noqa: S102
+        exec("import base64, random, textwrap, string\nrandom.seed(0)", namespace)
         for node in tree.body:
             if isinstance(node, ast.Assign):
                 try:
-                    exec(compile(ast.Module([node], []), path, "exec"), namespace)  # noqa: S102
-                except Exception:  # noqa: BLE001 - a constant built from the plugin itself: not a case
+                    exec(compile(ast.Module([node], []), path, "exec"), namespace)
+                except Exception:  # a constant built from the plugin itself: not a case
                     pass
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("mark.parametrize")):
                 continue
             names = [n.strip() for n in ast.literal_eval(node.args[0]).split(",")]
             try:
-                values = eval(compile(ast.Expression(node.args[1]), path, "eval"), namespace)  # noqa: S307
-            except Exception:  # noqa: BLE001
+                values = eval(compile(ast.Expression(node.args[1]), path, "eval"), namespace)
+            except Exception:
                 continue
             cases += _parametrized(family, names, values)
     return cases
@@ -448,7 +464,9 @@ def _parametrized(family: str, names: list[str], values: Any) -> list[dict[str, 
             cases.append({"text": found["secret"], "label": "secret"})
             cases.append({"text": found["non_secret"], "label": "near-miss"})
             continue
-        text = next((found[n] for n in ("payload", "line", "file_content") if isinstance(found.get(n), str)), None)
+        text = next(
+            (found[n] for n in ("payload", "line", "file_content") if isinstance(found.get(n), str)), None
+        )
         if text is None:
             continue
         if "expected_secret" in found:
@@ -483,8 +501,12 @@ SHAPED: list[tuple[str, str, str, str]] = [
     ("gitleaks", "flyio-access-token", r"authenticity_token", "a CSRF token, a session secret"),
     ("gitleaks", "freemius-secret-key", r"\"?secret_key", "a value assigned to secret_key"),
     ("gitleaks", "gcp-api-key", r"AIza(?!a{8}|Syabcdef)|GWw4", "a Google API key (allow-listed by gitleaks)"),
-    ("gitleaks", "generic-api-key", r"primaryKey=|foreignKey=|key_down_event=|apiKey:\"6fe|csrf-token=",
-     "a random token assigned to a key name"),
+    (
+        "gitleaks",
+        "generic-api-key",
+        r"primaryKey=|foreignKey=|key_down_event=|apiKey:\"6fe|csrf-token=",
+        "a random token assigned to a key name",
+    ),
     ("gitleaks", "hashicorp-tf-password", r"rootpasswd", "a password"),
     ("gitleaks", "mailchimp-api-key", r"-us18", "a Mailchimp key"),
     ("gitleaks", "cisco-meraki-api-key", r"meraki-api-key|meraki_token", "a Meraki key, wrong suffix"),
@@ -523,7 +545,9 @@ PLACEHOLDERS: list[tuple[str, str, str, str]] = [
 def mark_placeholders(cases: list[dict[str, Any]]) -> None:
     for case in cases:
         if case["label"] == "secret" and any(
-            source == case["source"] and re.fullmatch(family, case["family"]) and re.search(pattern, case["text"])
+            source == case["source"]
+            and re.fullmatch(family, case["family"])
+            and re.search(pattern, case["text"])
             for source, family, pattern, _why in PLACEHOLDERS
         ):
             case["label"] = "placeholder"
@@ -532,7 +556,9 @@ def mark_placeholders(cases: list[dict[str, Any]]) -> None:
 def mark_shaped(cases: list[dict[str, Any]]) -> None:
     for case in cases:
         case["shaped"] = case["label"] == "near-miss" and any(
-            source == case["source"] and re.fullmatch(family, case["family"]) and re.search(pattern, case["text"])
+            source == case["source"]
+            and re.fullmatch(family, case["family"])
+            and re.search(pattern, case["text"])
             for source, family, pattern, _why in SHAPED
         )
 
@@ -573,8 +599,8 @@ def main() -> None:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
     counts: dict[str, int] = {}
     for case in unique:
-        key = f"{case['source']} {case['label']}{' (shaped)' if case['shaped'] else ''}"
-        counts[key] = counts.get(key, 0) + 1
+        name = f"{case['source']} {case['label']}{' (shaped)' if case['shaped'] else ''}"
+        counts[name] = counts.get(name, 0) + 1
     print(json.dumps(counts, indent=1))
 
 
