@@ -264,6 +264,22 @@ def _worth_joining(left: str, right: str) -> bool:
     return all(any(is_seed_word(word.strip(_EDGES)) for word in end) for end in ends)
 
 
+def _glued_word(first: str, second: str) -> bool:
+    """Whether a token found across a seam is only a word glued to the other text's token, not a key cut
+    in two: the second piece is a word ("PuttyPassword=0" + "Notes ..."), or the first is a word and the
+    second a whole token of its own ("build." + a commit hash, a Bitcoin address, base64 of prose), which
+    was read alone already. A password cut in two ("Password: riv" + "er5542#") has a short second piece."""
+
+    def word(piece: str) -> bool:
+        piece = piece.strip(_EDGES)
+        return len(piece) >= 2 and piece.isalpha() and (piece.islower() or piece.istitle())
+
+    return word(second) or (word(first) and len(second) >= _WHOLE_TOKEN)
+
+
+_WHOLE_TOKEN = 16  # a piece this long after a word is a token of its own, not the rest of a cut password
+
+
 def _pairs(count: int) -> list[tuple[int, int]]:
     """Which texts are joined: the first (a memory's text) with each other, and each with the next, both ways."""
     pairs = {(0, i) for i in range(1, count)} | {(i, i + 1) for i in range(count - 1)}
@@ -280,9 +296,12 @@ def _seam_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
     in_b: list[Span] = []
     for glue in ("", " "):
         cut, resume = len(left), len(left) + len(glue)
-        for start, end in find_credentials(left + glue + right):
+        joined = left + glue + right
+        for start, end in find_credentials(joined):
             if end <= cut - _SEAM_REACH or start >= resume + _SEAM_REACH:
                 continue  # far from the seam: already checked alone (or cut off by the window)
+            if not glue and start < cut < end and _glued_word(joined[start:cut], joined[cut:end]):
+                continue  # a word glued to what the other side starts or ends with: "build." + a commit hash
             if start < cut:
                 in_a.append((offset + start, offset + min(end, cut)))
             if end > resume:
