@@ -44,6 +44,7 @@ _NOT_RANDOM = lazy(
 _SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _CAPITALIZED_WORD = lazy(r"[A-Z][a-z]{2,}")
 _NAME_BREAK = lazy(r"[_/-]+")
+_SWITCHES = lazy(r"[A-Za-z](?=\d)|\d(?=[A-Za-z])")
 RUN_MIN, RUN_MAX = 32, 512
 # Calibrated on thousands of random keys per alphabet (base62, base64, lower or upper case with digits,
 # base32) of 32 to 128 characters: their 1st percentile lies above both thresholds.
@@ -202,7 +203,10 @@ def made_of_names(token: str) -> bool:
 
 
 def _one_case(part: str) -> bool:
-    """SHA256, x509, 2024, Policy, SecurityPolicy: a word, acronym or number rather than random text."""
+    """SHA256, x509, 2024, Policy, SecurityPolicy: a word, acronym or number rather than random text.
+    Letters and digits that keep switching (68xlvs7fzj) are random, whatever their case."""
+    if len(part) >= 8 and len(_SWITCHES.findall(part)) >= 3:
+        return False
     if part.isupper() or part.islower() or part.isdigit() or part.istitle():
         return True
     return sum(map(len, _CAPITALIZED_WORD.findall(part))) >= 0.6 * len(part)

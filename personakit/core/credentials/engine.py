@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from personakit.core.credentials.bodies import random_token_spans
+from personakit.core.credentials.assignments import assignment_spans
+from personakit.core.credentials.bodies import private_key_body, random_token_spans
 from personakit.core.credentials.contexts import context_spans
 from personakit.core.credentials.hints import ID_HINTS, hint_windows
 from personakit.core.credentials.lazyre import lazy
@@ -47,7 +48,7 @@ from personakit.core.credentials.phrases import phrase_spans
 from personakit.core.credentials.runs import LONG_RUN, Runs, Span, merge
 from personakit.core.credentials.textview import read
 from personakit.core.credentials.tokens import pem_spans, provider_spans, url_spans
-from personakit.core.credentials.values import is_placeholder, ordinary_word
+from personakit.core.credentials.values import ordinary_word, placeholder_key
 
 _SEAM = 4096  # how much of each side a seam check reads: more than any key, and than 4 x the longest run
 _SEAM_REACH = 500  # a seam's secret starts no farther than this into the second text
@@ -99,6 +100,7 @@ def _detect(
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
     spans += seed_phrase_spans(lower, tokens, bare)
+    spans += assignment_spans(text, hints) if hints.windows else []
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
@@ -146,10 +148,15 @@ def _shapes(text: str, lower: str, digits: bool) -> list[Span]:
     runs = Runs(text)
     private, public = pem_spans(text) if "-----" in text else ([], [])
     spans = (
-        provider_spans(text, lower, runs, is_placeholder) + private + (number_spans(text) if digits else [])
+        provider_spans(text, lower, runs, placeholder_key) + private + (number_spans(text) if digits else [])
     )
     excluded = public + private + (url_spans(text) if "://" in text or "www." in lower else [])
-    return spans + random_token_spans(text, runs, excluded, looks_like_credential)
+    tokens = random_token_spans(text, runs, excluded, looks_like_credential)
+    return spans + [
+        (start, end)
+        for start, end in tokens
+        if private_key_body(text[start:end]) or not placeholder_key(text[start:end])
+    ]
 
 
 def _closed_up(text: str) -> list[Span]:

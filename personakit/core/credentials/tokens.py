@@ -33,7 +33,6 @@ from personakit.core.credentials.patterns import (
     NEEDS_DIGIT,
     PROVIDERS,
     STRUCTURES,
-    WRITTEN_PASSWORDS,
 )
 from personakit.core.credentials.runs import LONG_RUN, Runs, Span
 
@@ -121,8 +120,8 @@ def _provider_match(
         return None
     if kind not in STRUCTURES and not mixed(value) and kind != "aws access key id":  # AKIA + 16: exact enough
         return None
-    if kind in WRITTEN_PASSWORDS and placeholder(value):
-        return None
+    if placeholder(value):
+        return None  # ghp_xxxx..., AKIAIOSFODNN7EXAMPLE, a password written as "password"
     if kind == "basic auth" and not _is_basic_credential(value, placeholder):
         return None
     if kind == "jwt" and _public_jwt(value):

@@ -13,7 +13,9 @@ vault", "is required", "2fa-protected").
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
+import personakit.core.credentials.names as names
 import personakit.core.credentials.words as words
 from personakit.core.credentials.bodies import looks_random, made_of_names
 from personakit.core.credentials.lazyre import lazy
@@ -112,13 +114,25 @@ def is_type_annotation(text: str, value: str, end: int) -> bool:
 
 
 def is_placeholder(value: str) -> bool:
+    lowered = value.lower()
     return bool(
-        _PLACEHOLDER.fullmatch(value)
+        any(mark in lowered for mark in names.PLACEHOLDER_MARKS)
+        or any(mark in value for mark in names.PLACEHOLDER_CASED)
+        or _PLACEHOLDER.fullmatch(value)
         or _KEYWORD_ALONE.fullmatch(value)
         or _REFERENCE.fullmatch(value)
         or "<" in value
         or ">" in value
     )
+
+
+def placeholder_key(value: str) -> bool:
+    """A key written to be replaced: a placeholder, a run of the alphabet or the digits, or mostly one
+    character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890)."""
+    if is_placeholder(value) or any(run in value.lower() for run in names.PLACEHOLDER_RUNS):
+        return True
+    alnum = [c for c in value if c.isalnum()]
+    return len(alnum) >= 6 and Counter(alnum).most_common(1)[0][1] * 2 >= len(alnum)
 
 
 def is_reference(value: str, *, code_like: bool, quoted: bool = False) -> bool:

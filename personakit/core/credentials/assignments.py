@@ -1,0 +1,137 @@
+"""Secrets assigned in code and configuration: a literal given to a name that holds a secret.
+
+Some thirty shapes, in the words of the languages that write them:
+
+- assignments: `stripeToken = "..."`, `DB_PASSWORD=...`, `api_key: ...`, Go's `token := "..."` and
+  `var token string = "..."`, make's `:=`, `::=`, `:::=` and `?=`, PHP's `$token .= "..."`, `=>`, C's
+  `char secret[] = "..."`, and comparisons (`if (password == "...")`, `"..." === password`);
+- calls that set a named value: `System.setProperty("API_TOKEN", "...")`, `os.environ.setdefault(...)`,
+  WordPress's `define('AUTH_KEY', '...')`, `GetEnvOrDefault("api_token", "...")`;
+- XML elements, the value on its own lines: `<apiToken>\\n  ...\\n</apiToken>`.
+
+The name decides how much the value must look like a secret (`credential_names`): a password name takes
+any literal that is not a word, a reference or a placeholder; a token or secret-key name a literal of
+eight characters or more with a digit (or a long hex or UUID); a bare `key` one that looks random. Names
+of ids, paths, lengths and switches (`TOKEN_TTL`, `credentialsId`, `token_url`) and public keys
+(`publicToken`) hold no secret. The value ends where the literal ends: `Xq7pLm2vR9${x}` is the password
+`Xq7pLm2vR9` followed by a reference, not a reference.
+
+Only the windows `credential_hints` opens are read (every secret name holds a hint stem).
+"""
+
+from __future__ import annotations
+
+import re
+
+import personakit.core.credentials.names as names
+from personakit.core.credentials.bodies import looks_random, made_of_names
+from personakit.core.credentials.hints import Hints
+from personakit.core.credentials.lazyre import lazy
+from personakit.core.credentials.runs import Span
+from personakit.core.credentials.values import (
+    is_placeholder,
+    is_reference,
+    is_type_annotation,
+    ordinary,
+    placeholder_key,
+)
+
+_PASSWORD = frozenset(names.PASSWORD_SEGMENTS.split())
+_TOKEN = frozenset(names.TOKEN_SEGMENTS.split())
+_KEY = frozenset(names.KEY_SEGMENTS.split())
+_KEY_AFTER = frozenset(names.KEY_AFTER.split())
+_NOT_AFTER = frozenset(names.NOT_AFTER.split())
+_NOT_BEFORE = frozenset(names.NOT_BEFORE.split())
+_NAME = r"[A-Za-z_$@][\w$-]{0,80}(?:\.[A-Za-z_$][\w$-]{0,80}){0,4}"
+_LITERAL = r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|`[^`\n]{0,300}`"
+_BARE = r"[^\s\"'`,;<>(){}\[\]]{1,300}"
+_ASSIGN = lazy(
+    rf"(?<![\w$.-])(?P<q>[\"'`]?)(?P<name>{_NAME})(?P=q)(?:\[\d*\])?"
+    r"(?:[ \t]*:[ \t]*[A-Za-z_][\w.\[\]|]{0,30}[ \t]*(?==)|[ \t]+[A-Za-z_][\w.\[\]*]{0,30}(?=[ \t]*=[^=]))?"  # type
+    r"[ \t]*(?P<op>:{1,3}=|\?\?=|\?=|\.=|\+=|=>|===?|!==?|=|:)"
+    rf"[ \t]*@?(?P<value>{_LITERAL}|{_BARE})"
+)
+_COMPARED = lazy(rf"(?P<value>{_LITERAL})[ \t]*(?:===?|!==?)[ \t]*(?P<name>{_NAME})")
+_CALL = lazy(
+    rf"[\w.$]{{1,60}}\([ \t]*(?P<q>[\"'])(?P<name>[\w.-]{{1,80}})(?P=q)[ \t]*,[ \t]*(?P<value>{_LITERAL})"
+)
+_XML = lazy(r"<(?P<name>[\w.:-]{1,80})(?:\s[^<>\n]{0,200})?>\s*(?P<value>[^<>\s]{1,300})\s*</(?P=name)>")
+_SEGMENTS = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = lazy(r"(?:0x)?[0-9a-fA-F]{16,}")
+_SYMBOL = lazy(r"[!@#$%^&*+=?~|\\/<>{}\[\]()¨¿¡§]")
+_REFERENCE_START = lazy(r"\$\{|\$\(|\$[A-Za-z_\d]|%\(|%[A-Za-z_]+%|\{\{|#\{|<%")
+
+
+def assignment_spans(text: str, hints: Hints) -> list[Span]:
+    spans: list[Span] = []
+    for start, end in hints.windows:
+        for pattern in (_ASSIGN, _COMPARED, _CALL, _XML):
+            for match in pattern.finditer(text, start, end):
+                if pattern is _ASSIGN and match.group("op") == ":" and match.group("name").lower() == "https":
+                    continue
+                strength = name_strength(match.group("name"))
+                if strength and (span := _value_span(text, match, strength)):
+                    spans.append(span)
+    return spans
+
+
+def name_strength(name: str) -> str | None:
+    """ "password", "token" or "key" when name holds a secret; None when it does not."""
+    segments = [s.upper() for s in _SEGMENTS.findall(name)]
+    for index in range(len(segments) - 1, -1, -1):
+        segment = segments[index]
+        strength = None
+        if segment in _PASSWORD:
+            strength = "password"
+        elif segment in _TOKEN or segment.endswith(names.GLUED_ENDINGS):
+            strength = (
+                "password" if segment.endswith(("PASSWORD", "PASSWD", "PASSPHRASE", "SSHPASS")) else "token"
+            )
+        elif segment in _KEY and index > 0:
+            strength = "token" if segments[index - 1] in _KEY_AFTER else "key"
+        if strength is None:
+            continue
+        if any(s in _NOT_AFTER for s in segments[index + 1 :]):
+            return None
+        if any(s in _NOT_BEFORE for s in segments[:index]):
+            return None
+        return strength
+    return None
+
+
+def _value_span(text: str, match: re.Match[str], strength: str) -> Span | None:
+    start, end = match.span("value")
+    value = match.group("value")
+    quoted = value[:1] in "\"'`" and len(value) >= 2 and value[-1] == value[0]
+    if quoted:
+        start, end, value = start + 1, end - 1, value[1:-1]
+    if not quoted and text[end : end + 1] in ("(", "[", "."):
+        return None  # a call or an attribute: Field(...), os.environ[...], settings.TOKEN
+    if not quoted and match.groupdict().get("op") == ":" and is_type_annotation(text, value, end):
+        return None  # private_key: Ed25519PrivateKey | None
+    reference = _REFERENCE_START.search(value)
+    if reference:  # the literal ends where a reference starts: Xq7pLm2vR9${x}
+        value = value[: reference.start()]
+    value = value.strip() if quoted else value.rstrip(".,:")
+    end = start + len(value)
+    return (start, end) if value and is_secret_value(value, strength, quoted=quoted) else None
+
+
+def is_secret_value(value: str, strength: str, *, quoted: bool) -> bool:
+    if " " in value or len(value) < 4 or not any(c.isalnum() for c in value):
+        return False
+    if is_placeholder(value) or placeholder_key(value) or is_reference(value, code_like=True, quoted=quoted):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    if strength == "password":  # a digit, a symbol, or mixed case inside ("Tr0ub4dor", "hal+9", "qwERty")
+        mixed = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+        return (has_digit or bool(_SYMBOL.search(value)) or mixed) and not ordinary(value)
+    if _UUID.fullmatch(value) or _HEX.fullmatch(value):
+        return strength == "token" or len(value) >= 32
+    if strength == "key":
+        return len(value) >= 16 and has_digit and has_alpha and looks_random(value, lambda _: False)
+    if value.isdigit():
+        return len(value) >= 12
+    return len(value) >= 8 and has_digit and has_alpha and not made_of_names(value) and not ordinary(value)
