@@ -7,7 +7,9 @@ Each case is proposed as a quote under an ordinary memory text, as `personakit_p
 (`holds_credential(text, quote)`, so a secret cut at the seam counts too). A secret counts as refused when
 that is true; a near-miss counts as refused when it is. Near-misses marked `shaped` are still secrets to a
 person (another provider's key, a wrong suffix): refusing them is right, so they are reported apart and
-not counted against the near-miss target. `out-of-scope` cases (public IP addresses) are not credentials.
+not counted against the near-miss target. A scanner's "secret" that is a placeholder (a run of x, of the
+digits or the alphabet, AWS's EXAMPLE key) or a key its provider documents as public is labelled so, and
+must be stored. `out-of-scope` cases (public IP addresses) are not credentials.
 The file is built by `tests/data/outside/extract.py`; its first line names the licences and commits.
 """
 
@@ -32,7 +34,7 @@ MEMORY_TEXT = "Notes kept from a chat about setting up the build."
 class Case:
     source: str
     family: str
-    label: str  # secret, near-miss, out-of-scope
+    label: str  # secret, near-miss, placeholder, public, out-of-scope
     shaped: bool
     text: str
 
@@ -88,8 +90,8 @@ def main() -> None:
             by_family[(case.source, case.family, case.group)].append((case, was_refused))
     print("\nfamilies not at their target (secrets not all refused, near-misses refused):")
     for (source, family, group), rows in sorted(by_family.items()):
-        wrong = [c for c, r in rows if r != (group != "near-miss")]
-        if wrong and group != "out-of-scope":
+        wrong = [c for c, r in rows if r != (group in ("secret", "near-miss (shaped)"))]
+        if wrong and group not in ("out-of-scope",):
             print(f"  {source} {family} {group}: refused {share(rows)}")
             if args.misses:
                 for case in wrong[:30]:

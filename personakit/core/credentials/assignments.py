@@ -27,6 +27,7 @@ import personakit.core.credentials.names as names
 from personakit.core.credentials.bodies import looks_random, made_of_names
 from personakit.core.credentials.hints import Hints
 from personakit.core.credentials.lazyre import lazy
+from personakit.core.credentials.patterns import PUBLISHABLE
 from personakit.core.credentials.runs import Span
 from personakit.core.credentials.values import (
     is_placeholder,
@@ -47,7 +48,7 @@ _LITERAL = r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|`[^`\n]{0,300}`"
 _BARE = r"[^\s\"'`,;<>(){}\[\]]{1,300}"
 _ASSIGN = lazy(
     rf"(?<![\w$.-])(?P<q>[\"'`]?)(?P<name>{_NAME})(?P=q)(?:\[\d*\])?"
-    r"(?:[ \t]*:[ \t]*[A-Za-z_][\w.\[\]|]{0,30}[ \t]*(?==)|[ \t]+[A-Za-z_][\w.\[\]*]{0,30}(?=[ \t]*=[^=]))?"  # type
+    r"(?:[ \t]*:[ \t]*[A-Za-z_][\w.\[\]|]{0,30}[ \t]*(?==)|[ \t]+(?:string|\[\]byte|any|bool|int)(?=[ \t]*=[^=]))?"
     r"[ \t]*(?P<op>:{1,3}=|\?\?=|\?=|\.=|\+=|=>|===?|!==?|=|:)"
     rf"[ \t]*@?(?P<value>{_LITERAL}|{_BARE})"
 )
@@ -59,6 +60,7 @@ _XML = lazy(r"<(?P<name>[\w.:-]{1,80})(?:\s[^<>\n]{0,200})?>\s*(?P<value>[^<>\s]
 _SEGMENTS = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = lazy(r"(?:0x)?[0-9a-fA-F]{16,}")
+_SWITCHES = lazy(r"[A-Za-z](?=\d)|\d(?=[A-Za-z])")
 _SYMBOL = lazy(r"[!@#$%^&*+=?~|\\/<>{}\[\]()¨¿¡§]")
 _REFERENCE_START = lazy(r"\$\{|\$\(|\$[A-Za-z_\d]|%\(|%[A-Za-z_]+%|\{\{|#\{|<%")
 
@@ -121,8 +123,10 @@ def _value_span(text: str, match: re.Match[str], strength: str) -> Span | None:
 def is_secret_value(value: str, strength: str, *, quoted: bool) -> bool:
     if " " in value or len(value) < 4 or not any(c.isalnum() for c in value):
         return False
-    if is_placeholder(value) or placeholder_key(value) or is_reference(value, code_like=True, quoted=quoted):
+    if is_placeholder(value) or placeholder_key(value) or value.lower().startswith(PUBLISHABLE):
         return False
+    if len(_SWITCHES.findall(value)) < 4 and is_reference(value, code_like=True, quoted=quoted):
+        return False  # a name or a call; a value whose letters and digits keep switching is a key
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
     if strength == "password":  # a digit, a symbol, or mixed case inside ("Tr0ub4dor", "hal+9", "qwERty")

@@ -53,7 +53,7 @@ _NOT_SECRET_NAME = lazy(r"(?:^|_)(?:" + "|".join(words.NOT_SECRET_NAME_SEGMENTS.
 _ENV_GATE = ("PASS", "PWD", "SECRET", "TOKEN", "KEY", "CREDENTIAL")
 _ENV = lazy(
     r"(?<![A-Za-z0-9_.$-])(?:export\s+|set\s+|setx\s+|\$env:)?(?P<name>[A-Z][A-Z0-9_]{2,60})(?![A-Za-z0-9_])"
-    rf"\s*(?P<sep>=|:(?!//)|\s(?=\S))\s*{_VALUE}"
+    rf"[ \t]*(?P<sep>=|:(?!//)|[ \t](?=\S))[ \t]*{_VALUE}"
 )
 _XML = lazy(
     r"(?i)<(?P<tag>[\w:.-]{0,30}(?:password|passwd|secret|token|apikey|api_key|keymaterial|psk|passphrase)"

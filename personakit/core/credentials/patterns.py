@@ -19,7 +19,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("github", r"gh[pousr]_[A-Za-z0-9]{36,}"),
     ("github fine-grained", r"github_pat_[A-Za-z0-9_]{40,}"),
     ("gitlab", r"gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt)-[A-Za-z0-9_-]{20,}"),
-    ("slack", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("slack", r"xox[abposre]-[A-Za-z0-9-]{20,}"),
     ("slack app", r"xapp-\d-[A-Za-z0-9-]{10,}"),
     ("slack webhook", r"hooks\.slack\.com/(?P<secret>(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,})"),
     ("discord webhook", r"discord(?:app)?\.com/api/webhooks/\d{5,25}/(?P<secret>[A-Za-z0-9_-]{40,})"),
@@ -81,7 +81,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("alibaba", r"LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])"),
     ("twitter bearer", r"AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{30,}"),
     ("1password service account", r"ops_eyJ[A-Za-z0-9_-]{50,}"),
-    ("1password secret key", r"A3-[A-Z0-9]{6}-[A-Z0-9]{6}(?:-[A-Z0-9]{5}){4}"),
+    ("1password secret key", r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}"),
     ("cloudflare origin ca", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     ("netlify", r"nfp_[A-Za-z0-9]{36,}"),
     ("jwt", r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
@@ -112,6 +112,12 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("prefect", r"pnu_[A-Za-z0-9]{36}"),
     ("readme", r"rdme_[a-z0-9]{70}"),
     ("flutterwave", r"FLWSECK(?:_TEST)?-[a-h0-9]{32}-X"),
+    ("flutterwave encryption key", r"FLWSECK_TEST-?[a-h0-9]{12}(?![A-Za-z0-9])"),
+    ("hashicorp vault service", r"s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])"),
+    ("42 intra", r"s-s4t2(?:ud|af)-[a-f0-9]{64}"),
+    ("adobe client secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])"),
+    ("gitlab runner", r"GR1348941[A-Za-z0-9_-]{20,}"),
+    ("gitlab agent", r"gl(?:agent|oas)-[A-Za-z0-9_-]{50,}"),
     ("jfrog", r"AKCp[A-Za-z0-9]{69}"),
     ("octopus deploy", r"API-[A-Z0-9]{26,}(?![A-Za-z0-9])"),
     ("sonarqube", r"sq[pau]_[a-f0-9]{40}"),
@@ -138,7 +144,13 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 # Prefixes generic enough to occur in prose ("sk-learn", "secret_sauce") need a digit as well.
-NEEDS_DIGIT = frozenset({"openai", "notion", "mailgun", "bearer", "authorization", "octopus deploy"})
+NEEDS_DIGIT = frozenset(
+    {"openai", "notion", "mailgun", "bearer", "authorization", "octopus deploy", "hashicorp vault service"}
+)  # fmt: skip
+# Not CamelCase words after the prefix: hf_requiredCharacteristicTypes is a method name.
+NOT_CAMEL = frozenset({"hugging face"})
+# Every class (lower, upper, digit): "s." and "p8e-" are too short a prefix for less.
+ALL_CLASSES = frozenset({"hashicorp vault service"})
 # Matches that are a structure rather than a key body: no mixed-classes check.
 STRUCTURES = frozenset(
     {"connection string", "curl user", "netrc", "bcrypt", "argon2", "crypt", "basic auth", "django hash",
@@ -162,7 +174,7 @@ PUBLISHABLE = (
     "pk_live_",
     "pk_test_",
     "sb_publishable_",
-    "pk.eyj",
+    "pk.",  # Mapbox: public tokens start pk., secret ones sk.
     "phc_",
     "pk-lf-",
     "rzp_live_",

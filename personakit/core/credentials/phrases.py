@@ -54,7 +54,7 @@ _SEPARATOR = (
     rf"|(?:{words.SAID})(?:\s+(?:{words.SAID_MORE}))?\s*:?"
     r"|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{8}|\d{3,17}(?![\w-])|\d{1,5}(?:[ -]\d{1,5}){2})"  # none: "PIN 4821"
     r"|\s+(?=[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![a-z]))"  # "the app password abcd efgh ijkl mnop"
-    r")[*_]{0,2}\s*(?:!!?[a-z]{1,12}\s+)?"  # a YAML tag before the value: password: !!str ...
+    r")[*_]{0,2}[ \t]*(?:!!?[a-z]{1,12}\s+)?"  # a YAML tag before the value: password: !!str ...
 )
 
 # Before a word: not after a letter, or at a camelCase join (dbPassword).

@@ -28,9 +28,11 @@ from collections.abc import Callable
 from personakit.core.credentials.bodies import decoded_text
 from personakit.core.credentials.lazyre import lazy
 from personakit.core.credentials.patterns import (
+    ALL_CLASSES,
     ANY_CASE,
     LEADS,
     NEEDS_DIGIT,
+    NOT_CAMEL,
     PROVIDERS,
     STRUCTURES,
 )
@@ -68,6 +70,9 @@ _PEM_KEY_LINE = lazy(r"[A-Za-z0-9+/=]{20,}")  # a mention of the header alone is
 _PEM_MAX = 65536  # private-key blocks are far smaller; a farther END belongs to something else
 
 _URL = lazy(r"://[^\s<>\"'`]+|www\.[^\s<>\"'`]+")
+
+_CAMEL_WORD = lazy(r"[A-Z]?[a-z]{3,}")
+_PLACEHOLDER_AFTER = frozenset({"####", "****", "xxxx", "XXXX", "...."})  # xoxp-5723...-####
 
 _SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+.-")
 
@@ -120,7 +125,13 @@ def _provider_match(
         return None
     if kind not in STRUCTURES and not mixed(value) and kind != "aws access key id":  # AKIA + 16: exact enough
         return None
-    if placeholder(value):
+    if kind in ALL_CLASSES and not all(
+        any(test(c) for c in value) for test in (str.islower, str.isupper, str.isdigit)
+    ):
+        return None
+    if kind in NOT_CAMEL and sum(map(len, _CAMEL_WORD.findall(value))) >= 0.6 * len(value):
+        return None
+    if placeholder(value) or text[end : end + 4] in _PLACEHOLDER_AFTER:
         return None  # ghp_xxxx..., AKIAIOSFODNN7EXAMPLE, a password written as "password"
     if kind == "basic auth" and not _is_basic_credential(value, placeholder):
         return None

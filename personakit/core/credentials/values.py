@@ -81,6 +81,8 @@ def is_value(value: str, *, strength: str, code_like: bool, plain_words: bool, q
     """Whether what was said or assigned to a secret word is a secret, not a word or a reference."""
     if len(value) < (3 if strength == "pin" else 4) or is_placeholder(value):
         return False
+    if len(value) >= 16 and placeholder_key(value):
+        return False  # AIzaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, glc_1111...
     if value.lower().startswith(PUBLISHABLE) or is_reference(value, code_like=code_like, quoted=quoted):
         return False
     has_digit = any(c.isdigit() for c in value)

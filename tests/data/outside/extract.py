@@ -10,10 +10,10 @@ Each argument is a git directory (a bare clone or a mirror); files are read from
 - **detect-secrets** (Apache-2.0): every `pytest.mark.parametrize` case under `tests/plugins/`, with its
   label (`should_flag`, an expected secret or None, or the name of the list it sits in).
 
-Each line: source, family (rule id or plugin), label (`secret`, `near-miss`, `placeholder`), `shaped`
+Each line: source, family (rule id or plugin), label (`secret`, `near-miss`, `placeholder`, `public`), `shaped`
 (a near-miss that is still a secret to a person: another provider's key, a key with a wrong suffix), and
 the text. A scanner's "secret" that is a placeholder (`AP6xxxxxxxxxx`, AWS's EXAMPLE key) is labelled
-`placeholder`: stored, like every other. Both lists are `marks.py`. The first line holds the licences and
+`placeholder`: stored, like every other; a key its provider documents as public is `public`. Both lists are `marks.py`. The first line holds the licences and
 commits. Families outside what PersonaKit calls a credential (public IP addresses) are kept with
 `label: out-of-scope` and reported apart.
 """
