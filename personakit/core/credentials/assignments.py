@@ -57,6 +57,9 @@ _CALL = lazy(
     rf"[\w.$]{{1,60}}\([ \t]*(?P<q>[\"'])(?P<name>[\w.-]{{1,80}})(?P=q)[ \t]*,[ \t]*(?P<value>{_LITERAL})"
 )
 _XML = lazy(r"<(?P<name>[\w.:-]{1,80})(?:\s[^<>\n]{0,200})?>\s*(?P<value>[^<>\s]{1,300})\s*</(?P=name)>")
+# Each shape needs a character in the window: an assignment "=" or ":", a comparison "=", a call "(",
+# an element "</".
+_SIGNS = ((_ASSIGN, ("=", ":")), (_COMPARED, ("==", "!=")), (_CALL, ("(",)), (_XML, ("</",)))
 _SEGMENTS = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = lazy(r"(?:0x)?[0-9a-fA-F]{16,}")
@@ -68,7 +71,9 @@ _REFERENCE_START = lazy(r"\$\{|\$\(|\$[A-Za-z_\d]|%\(|%[A-Za-z_]+%|\{\{|#\{|<%")
 def assignment_spans(text: str, hints: Hints) -> list[Span]:
     spans: list[Span] = []
     for start, end in hints.windows:
-        for pattern in (_ASSIGN, _COMPARED, _CALL, _XML):
+        window = text[start:end]
+        patterns = [pattern for pattern, signs in _SIGNS if any(sign in window for sign in signs)]
+        for pattern in patterns:
             for match in pattern.finditer(text, start, end):
                 if pattern is _ASSIGN and match.group("op") == ":" and match.group("name").lower() == "https":
                     continue

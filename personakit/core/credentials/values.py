@@ -13,7 +13,6 @@ vault", "is required", "2fa-protected").
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import personakit.core.credentials.names as names
 import personakit.core.credentials.words as words
@@ -65,6 +64,8 @@ _FOREIGN_ORDINARY = frozenset(
 )
 
 _HEX_KEY = lazy(r"(?:0x)?[0-9a-fA-F]{32}|(?:0x)?[0-9a-fA-F]{40}|(?:0x)?[0-9a-fA-F]{64}|[0-9a-fA-F]{96,128}")
+
+_NOT_ALNUM = lazy(r"[\W_]+")
 
 WHOLE = lazy(r"[\d -]+|[a-z]{4}(?: [a-z]{4}){3}")  # digit groups and app passwords stay whole
 
@@ -133,8 +134,8 @@ def placeholder_key(value: str) -> bool:
     character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890)."""
     if is_placeholder(value) or any(run in value.lower() for run in names.PLACEHOLDER_RUNS):
         return True
-    alnum = [c for c in value if c.isalnum()]
-    return len(alnum) >= 6 and Counter(alnum).most_common(1)[0][1] * 2 >= len(alnum)
+    core = _NOT_ALNUM.sub("", value)
+    return len(core) >= 6 and max(map(core.count, set(core))) * 2 >= len(core)
 
 
 def is_reference(value: str, *, code_like: bool, quoted: bool = False) -> bool:
