@@ -45,7 +45,7 @@ _NOT_AFTER = frozenset(names.NOT_AFTER.split())
 _NOT_BEFORE = frozenset(names.NOT_BEFORE.split())
 _NAME = r"[A-Za-z_$@][\w$-]{0,80}(?:\.[A-Za-z_$][\w$-]{0,80}){0,4}"
 _LITERAL = r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|`[^`\n]{0,300}`"
-_BARE = r"[^\s\"'`,;<>(){}\[\]]{1,300}"
+_BARE = r"(?:[^\s\"'`,;<>(){}\[\]$]|\$(?![{(])){1,300}"
 _ASSIGN = lazy(
     rf"(?<![\w$.-])(?P<q>[\"'`]?)(?P<name>{_NAME})(?P=q)(?:\[\d*\])?"
     r"(?:[ \t]*:[ \t]*[A-Za-z_][\w.\[\]|]{0,30}[ \t]*(?==)|[ \t]+(?:string|\[\]byte|any|bool|int)(?=[ \t]*=[^=]))?"

@@ -41,6 +41,7 @@ _NOT_RANDOM = lazy(
     r"|bc1[a-z0-9]{25,90}|[13][1-9A-HJ-NP-Za-km-z]{25,34}"  # Bitcoin
     r"|[xtyzuv]pub[1-9A-HJ-NP-Za-km-z]{100,112}"  # extended public keys
 )
+_PUBLIC_NAME = lazy(r"(?i)(?:publi|pub_?key)[\w-]*[\"'\]]?[ \t]*(?::|=>?)[ \t]*[\"'`]?\Z")
 _SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _CAPITALIZED_WORD = lazy(r"[A-Z][a-z]{2,}")
 _NAME_BREAK = lazy(r"[_/-]+")
@@ -91,6 +92,8 @@ def random_token_spans(
         named = text[run_start:start].lower()  # what comes before the token in its run: pk., NAME=
         if text[run_start : run_start + 16].lower().startswith(PUBLISHABLE) or "publi" in named:
             continue  # a key its provider documents as public (pk_live_..., pk.eyJ...)
+        if _PUBLIC_NAME.search(text, max(0, start - 48), start):
+            continue  # assigned to a public name: public_key = "...", publicToken: "..."
         if any(named.endswith(prefix[: prefix.index(".") + 1]) for prefix in PUBLISHABLE if "." in prefix):
             continue
         offset = start

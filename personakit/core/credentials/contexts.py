@@ -59,6 +59,7 @@ _XML = lazy(
     r"(?i)<(?P<tag>[\w:.-]{0,30}(?:password|passwd|secret|token|apikey|api_key|keymaterial|psk|passphrase)"
     r"[\w.-]{0,30})(?:\s[^<>]{0,200})?>(?P<value>[^<\n]{1,200})</"
 )
+_ID_TAG = lazy(r"(?:Id|ID|_id|Ids|IDs)\Z")  # <UserSecretsId>: a project's id, not a secret
 _KEY_VALUE = lazy(  # .NET appSettings: <add key="ApiSecret" value="..." />
     r"(?i)key\s*=\s*\"[^\"]{0,40}(?:password|passwd|secret|token|apikey|api_key|connectionstring)[^\"]{0,40}\""
     r"\s+value\s*=\s*\"(?P<value>[^\"]{1,200})\""
@@ -107,7 +108,11 @@ def context_spans(text: str, lower: str, hints: Hints) -> list[Span]:
                 m.span("value") for m in _KEY_VALUE.finditer(text, start, end) if _literal(m.group("value"))
             ]
         if "</" in window:
-            spans += [m.span("value") for m in _XML.finditer(text, start, end) if _literal(m.group("value"))]
+            spans += [
+                m.span("value")
+                for m in _XML.finditer(text, start, end)
+                if _literal(m.group("value")) and not _ID_TAG.search(m.group("tag"))
+            ]
         if "wifi:" in window:
             spans += [
                 m.span("value")

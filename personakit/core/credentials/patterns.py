@@ -89,7 +89,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("argon2", r"\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}"),
     ("crypt", r"\$[56]\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}"),
     ("connection string", r"://[^\s:/@?#'\"<>]{0,128}:(?P<secret>[^\s/@'\"<>]{1,256})@(?=[\w\[])"),
-    ("curl user", r"-(?:u|-user)\s+['\"]?[^\s:'\"]{1,64}:(?P<secret>[^\s'\"@]{1,128})"),
+    ("curl user", r"-(?:u|-user)[\s=]+['\"]?(?P<user>[^\s:'\"]{0,64})['\"]?:['\"]?(?P<secret>[^\s'\"@]{1,128})"),
     ("netrc", r"machine\s+\S{1,256}\s+login\s+\S{1,256}\s+password\s+(?P<secret>\S{1,256})"),
     ("authorization", r"authorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|bot)\s+"
      r"(?P<secret>[A-Za-z0-9._~+/:-]{8,}=*)"),

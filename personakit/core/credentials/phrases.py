@@ -114,6 +114,8 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
 
 _FOREIGN, _FOREIGN_STRENGTHS = _foreign()
 
+_PUBLIC = ("public", "publishable", "pub")
+_REFERENCE_INSIDE = lazy(r"\$[{(]")
 _CJK = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 _NOT_SECRET_KEYS = frozenset(words.NOT_SECRET_KEYS.split())
@@ -203,12 +205,17 @@ def _value(text: str, match: re.Match[str]) -> tuple[int, int, str, bool]:
     cjk = _CJK.search(raw)
     if cjk:  # a value ends at the first CJK letter; one that starts with one is words, not a password
         raw = raw[: cjk.start()]
+    reference = _REFERENCE_INSIDE.search(raw, 1)
+    if reference:  # Tr0ub4dor&3${HOME}: the password, then a reference; a value that is one is judged whole
+        raw = raw[: reference.start()]
     value = raw.rstrip(".,:;)]}'\"。、，")  # sentence punctuation; "!" and "?" may belong to the password
     return start, start + len(value), value, False
 
 
 def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bool) -> list[Span]:
     groups = match.groupdict()
+    if text[max(0, match.start() - 14) : match.start()].lower().rstrip("_-. ").endswith(_PUBLIC):
+        return []  # publicToken, public_key, publishable key: public by name
     strength = "pin" if groups.get("pin") else "weak" if groups.get("weak") else "strong"
     start, end, value, quoted = _value(text, match)
     separator = groups.get("sep") or ""

@@ -133,6 +133,10 @@ def _provider_match(
         return None
     if placeholder(value) or text[end : end + 4] in _PLACEHOLDER_AFTER:
         return None  # ghp_xxxx..., AKIAIOSFODNN7EXAMPLE, a password written as "password"
+    if kind == "curl user" and (
+        value == match.group("user") or len(set(value)) == 1 or value[0] in "[{$<%(" or value.startswith("-")
+    ):
+        return None  # test:test, xxx:yyy, [PASSWORD], $1:$2, {{ .Values.password }}
     if kind == "basic auth" and not _is_basic_credential(value, placeholder):
         return None
     if kind == "jwt" and _public_jwt(value):

@@ -26,7 +26,7 @@ _KEYWORD_ALONE = lazy(
 )
 
 _REFERENCE = lazy(
-    r"\$\{?[A-Za-z_][\w.]*\}?|%\w+%|%[sdr]|(?:/|~/|\.\.?/|https?://|op://|env:|vault:|file:|bw://).*"
+    r"\$\{?[A-Za-z_\d][\w.]*\}?|%\w+%|%[sdr]|(?:/|~/|\.\.?/|https?://|op://|env:|vault:|file:|bw://).*"
     r"|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-[\w-]+|sk-ssh-[\w@.-]+"  # the type that opens a public key
 )
 
