@@ -7,7 +7,8 @@ Some thirty shapes, in the words of the languages that write them:
   `char secret[] = "..."`, and comparisons (`if (password == "...")`, `"..." === password`);
 - calls that set a named value: `System.setProperty("API_TOKEN", "...")`, `os.environ.setdefault(...)`,
   WordPress's `define('AUTH_KEY', '...')`, `GetEnvOrDefault("api_token", "...")`;
-- XML elements, the value on its own lines: `<apiToken>\\n  ...\\n</apiToken>`.
+- XML elements, the value on its own lines: `<apiToken>\\n  ...\\n</apiToken>`;
+- a Kubernetes `kind: Secret`: every entry under `data:` (base64 of six bytes or more) or `stringData:`.
 
 The name decides how much the value must look like a secret (`credential_names`): a password name takes
 any literal that is not a word, a reference or a placeholder; a token or secret-key name a literal of
@@ -60,6 +61,13 @@ _XML = lazy(r"<(?P<name>[\w.:-]{1,80})(?:\s[^<>\n]{0,200})?>\s*(?P<value>[^<>\s]
 # Each shape needs a character in the window: an assignment "=" or ":", a comparison "=", a call "(",
 # an element "</".
 _SIGNS = ((_ASSIGN, ("=", ":")), (_COMPARED, ("==", "!=")), (_CALL, ("(",)), (_XML, ("</",)))
+_KIND_SECRET = lazy(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
+_DOCUMENT = lazy(r"(?m)^---[ \t]*$")  # YAML documents in one text: only a Secret's own data counts
+_DATA = lazy(r"(?m)^(?P<indent>[ \t]*)(?P<key>data|stringData):[ \t]*$")
+_ENTRY = lazy(
+    r"(?m)(?P<indent>[ \t]*)(?:[\w.-]+:[ \t]*(?P<value>[^\s#][^\n]*?)|#[^\n]*|[\w.-]+:)?[ \t]*(?:\n|\Z)"
+)
+_BASE64 = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
 _SEGMENTS = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = lazy(r"(?:0x)?[0-9a-fA-F]{16,}")
@@ -80,6 +88,35 @@ def assignment_spans(text: str, hints: Hints) -> list[Span]:
                 strength = name_strength(match.group("name"))
                 if strength and (span := _value_span(text, match, strength)):
                     spans.append(span)
+    return spans
+
+
+def kubernetes_spans(text: str) -> list[Span]:
+    """The values under `data:` and `stringData:` of a manifest of `kind: Secret`."""
+    spans: list[Span] = []
+    starts = [0, *(m.end() for m in _DOCUMENT.finditer(text))]
+    documents = [(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    secret_documents = [(a, b) for a, b in documents if _KIND_SECRET.search(text, a, b)]
+    for block in (b for a, end in secret_documents for b in _DATA.finditer(text, a, end)):
+        indent, encoded = len(block.group("indent")), block.group("key") == "data"
+        position = block.end()
+        while position < len(text) and (entry := _ENTRY.match(text, position)) and entry.end() > position:
+            position = entry.end()
+            raw = entry.group("value")
+            if raw is None:
+                continue  # a blank line or a comment
+            if len(entry.group("indent")) <= indent:
+                break
+            value = raw.strip("\"'")
+            if "{{" in value or is_placeholder(value):
+                continue
+            if encoded:
+                secret = bool(_BASE64.fullmatch(value)) and len(value) * 3 // 4 >= 6
+            else:
+                secret = len(value) >= 4 and not ordinary(value)
+            if secret:
+                start = entry.start("value") + raw.index(value)
+                spans.append((start, start + len(value)))
     return spans
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from personakit.core.credentials.assignments import assignment_spans
+from personakit.core.credentials.assignments import assignment_spans, kubernetes_spans
 from personakit.core.credentials.bodies import private_key_body, random_token_spans
 from personakit.core.credentials.contexts import context_spans
 from personakit.core.credentials.hints import ID_HINTS, hint_windows
@@ -101,6 +101,7 @@ def _detect(
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
     spans += seed_phrase_spans(lower, tokens, bare)
     spans += assignment_spans(text, hints) if hints.windows else []
+    spans += kubernetes_spans(text) if "kind:" in lower and "data:" in lower else []
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 

@@ -67,6 +67,7 @@ _PEM_BODY = lazy(r"[A-Za-z0-9+/=\s\\:,-]*")  # base64 lines, "\n" escapes, Proc-
 
 _PEM_KEY_LINE = lazy(r"[A-Za-z0-9+/=]{20,}")  # a mention of the header alone is not a key
 
+_PEM_PLACEHOLDER = lazy(r"(?i)[.…x*\s]*|<[^<>]*>|\[[^\[\]]*\]|\.\.\.[\w ]*\.\.\.")
 _PEM_MAX = 65536  # private-key blocks are far smaller; a farther END belongs to something else
 
 _URL = lazy(r"://[^\s<>\"'`]+|www\.[^\s<>\"'`]+")
@@ -164,7 +165,8 @@ def pem_spans(text: str) -> tuple[list[Span], list[Span]]:
         label = begin.group(1)
         positions = ends.get(label, [])
         index = bisect.bisect_left(positions, begin.end())
-        if index < len(positions) and positions[index] - begin.end() <= _PEM_MAX:
+        complete = index < len(positions) and positions[index] - begin.end() <= _PEM_MAX
+        if complete:
             body = text[begin.end() : positions[index]]
             stop = positions[index] + len(f"-----END {label}-----")
         else:  # cut short: the key runs as far as its base64 does
@@ -173,8 +175,17 @@ def pem_spans(text: str) -> tuple[list[Span], list[Span]]:
             body = text[begin.end() : stop]
         if _PEM_KEY_LINE.search(body):
             (private if "PRIVATE" in label else public).append((begin.start(), stop))
+        elif "PRIVATE" in label and (complete or body[:1] in "\r\n") and _written_body(body):
+            private.append((begin.start(), stop))  # a private key written out in words is still one
         pos = max(stop, begin.end())
     return private, public
+
+
+def _written_body(body: str) -> bool:
+    """A private-key block's body that is not base64 but says something: two words or more, or twelve
+    characters ("super secret private key here"); not one word ("anything"), nothing, or a placeholder."""
+    words = body.split()
+    return (len(words) >= 2 or len("".join(words)) >= 12) and not _PEM_PLACEHOLDER.fullmatch(body.strip())
 
 
 def url_spans(text: str) -> list[Span]:
