@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from personakit.core.credentials import holds_credential  # noqa: E402
+from personakit.core.credentials.engine import holds_credential  # noqa: E402
 
 PROSE_300 = (
     "We talked about the trip to Lisbon in May: flights on the 14th, the small hotel near the river that "

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from personakit.core.credentials import holds_credential
+from personakit.core.credentials.engine import holds_credential
 
 FILE = Path(__file__).parent / "data" / "outside" / "secrets.jsonl"
 MEMORY_TEXT = "Notes kept from a chat about setting up the build."

@@ -10,14 +10,14 @@ Some thirty shapes, in the words of the languages that write them:
 - XML elements, the value on its own lines: `<apiToken>\\n  ...\\n</apiToken>`;
 - a Kubernetes `kind: Secret`: every entry under `data:` (base64 of six bytes or more) or `stringData:`.
 
-The name decides how much the value must look like a secret (`credential_names`): a password name takes
+The name decides how much the value must look like a secret (`names`): a password name takes
 any literal that is not a word, a reference or a placeholder; a token or secret-key name a literal of
 eight characters or more with a digit (or a long hex or UUID); a bare `key` one that looks random. Names
 of ids, paths, lengths and switches (`TOKEN_TTL`, `credentialsId`, `token_url`) and public keys
 (`publicToken`) hold no secret. The value ends where the literal ends: `Xq7pLm2vR9${x}` is the password
 `Xq7pLm2vR9` followed by a reference, not a reference.
 
-Only the windows `credential_hints` opens are read (every secret name holds a hint stem).
+Only the windows `hints` opens are read (every secret name holds a hint stem).
 """
 
 from __future__ import annotations

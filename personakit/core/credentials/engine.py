@@ -13,6 +13,8 @@ How a text is read:
      bodies, long random tokens;
    - `credential_phrases`: a value said or assigned to a secret word, in English and thirty languages;
    - `credential_contexts`: command lines, environment names, XML, Wi-Fi join strings, URLs;
+   - `assignments`: literals assigned to secret names in code and configuration (thirty shapes, from
+     `stripeToken = "..."` to make's `::=` and `System.setProperty`), and a Kubernetes Secret's data;
    - `credential_numbers`: cards (Luhn), IBANs (mod 97), national ids, BitLocker keys, BIP39 seed phrases
      (checksum), Bitcoin private keys.
 3. **With spacing closed up** where the characters of a key were spread out (`s k - a n t - ...`) or

@@ -1,7 +1,7 @@
 """Names that hold a secret in code and configuration, and how a placeholder key looks, as data.
 
-Read by `credential_assignments` (a literal assigned to a name such as `stripeToken`, `DB_PASSWORD`,
-`api_key`) and `credential_values` (placeholders). Names are cut into segments at `_`, `-`, `.` and
+Read by `assignments` (a literal assigned to a name such as `stripeToken`, `DB_PASSWORD`,
+`api_key`) and `values` (placeholders). Names are cut into segments at `_`, `-`, `.` and
 case changes (`ETSYToken` is ETSY + TOKEN); segments are compared upper-cased.
 """
 

@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from personakit.core.credentials import holds_credential, looks_like_credential, mask_together
+from personakit.core.credentials.engine import holds_credential, looks_like_credential, mask_together
 from personakit.core.masking import _masked
 
 LOOK_ALIKES = [
