@@ -48,6 +48,7 @@ from personakit.core.credentials.numbers import (
 )
 from personakit.core.credentials.phrases import phrase_spans
 from personakit.core.credentials.runs import LONG_RUN, Runs, Span, merge
+from personakit.core.credentials.sayings import saying_spans
 from personakit.core.credentials.textview import read
 from personakit.core.credentials.tokens import pem_spans, provider_spans, url_spans
 from personakit.core.credentials.values import ordinary_word, placeholder_key
@@ -104,6 +105,7 @@ def _detect(
     spans += seed_phrase_spans(lower, tokens, bare)
     spans += assignment_spans(text, hints) if hints.windows else []
     spans += kubernetes_spans(text) if "kind:" in lower and "data:" in lower else []
+    spans += saying_spans(text, lower) if _DIGITS.search(text) else []
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
