@@ -37,6 +37,7 @@ from personakit.core.credentials.values import (
     ordinary,
     ordinary_word,
 )
+from personakit.core.words import STOP_WORDS
 
 _VALUE = (
     r"(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![a-z])"  # an app password: "abcd efgh ijkl mnop"
@@ -73,7 +74,7 @@ _SET_TO = lazy(
     rf"(?:(?P<strong>{words.STRONG}|pw)|(?P<pin>{words.PIN}))\s+(?:to|as)\s+{_VALUE}"
 )
 
-_SHORT_FORM = lazy(r"(?i)pass|pw|pwd|pswd|p/w|pword|passwd")
+_SHORT_FORM = lazy(r"(?i)pass|pw|pwd|psw|pswd|p/w|pword|passwd")
 
 
 # Nouns that may follow a secret word with nothing between, in any language ("kata sandi wifi: ...").
@@ -85,7 +86,7 @@ def _phrase(text: str) -> str:
     return re.escape(fold(text).lower()).replace(r"\ ", r"[\s-]*").replace(r"\-", r"[\s-]?")
 
 
-def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
+def _foreign() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tuple[str, str]]]:
     strengths: dict[str, tuple[str, str]] = {}
     latin: list[str] = []
     cjk: list[str] = []
@@ -103,18 +104,34 @@ def _foreign() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
         )
         links |= {_phrase(s) for s in table["link"].split("|") if s}
     by_length = lambda items: "|".join(sorted(set(items), key=len, reverse=True))  # noqa: E731
-    pattern = lazy(
+    source = (
         rf"(?:(?<![^\W\d_])(?P<word>{by_length(latin)})(?![^\W\d_])|(?P<cjk>{by_length(cjk)}))"
-        rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,3}}?|\s+{_QUALIFIER})?"
+        rf"(?:\s*(?:{by_length(links)})(?:\s+[\w'.@-]{{1,30}}){{1,5}}?|\s+{_QUALIFIER}"
+        r"|(?:\s+[^\W\d_]{3,30}){1,2}(?=\s+[—–]\s))?"  # "Пароль администратора — ...": a genitive
         rf"(?P<sep>\s*(?:[:=]|->)\s*|\s+(?:{by_length(said)})(?![^\W\d_])\s*:?\s*|\s*(?:{by_length(said_cjk)})\s*:?\s*"
-        r"|\s+[—–-]\s*|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{6}|\d{3,10}(?![\w-])))" + _VALUE
+        r"|\s+[—–-]\s*|\s+(?=[^\s\"'`,;<>]{0,40}\d)(?=[^\s\"'`,;<>]{6}|\d{3,10}(?![\w-])))"
+        r"(?:(?:le|la|el|lo|o|a|het|de|der|die|das)\s+(?=[^\s]*\d))?" + _VALUE  # "est le 8089"
     )
-    return pattern, strengths
+    # The qualifier's words are taken as few as can be; when what follows them is no value, as many
+    # ("Senha do Wi-Fi da casa de praia: ...", where "da" would otherwise be read as "is").
+    return lazy(source), lazy(source.replace("{1,5}?", "{1,5}", 1)), strengths
 
 
-_FOREIGN, _FOREIGN_STRENGTHS = _foreign()
+_FOREIGN, _FOREIGN_LONGEST, _FOREIGN_STRENGTHS = _foreign()
+
+
+def _foreign_span(text: str, lower: str, match: re.Match[str]) -> Span | None:
+    if span := _foreign_value(text, match):
+        return span
+    longest = _FOREIGN_LONGEST.match(lower, match.start())
+    return _foreign_value(text, longest) if longest and longest.end() != match.end() else None
+
 
 _PUBLIC = ("public", "publishable", "pub")
+_PASSPHRASE = lazy(r"[a-z]{3,12}(?: [a-z]{3,12}){3,7}(?=[ \t]*(?:[.!?,;\n]|$))")
+_PASS_LABELS = frozenset(
+    {"wifi", "wi-fi", "router", "admin", "email", "e-mail", "bank", "login", "my", "the wifi"}
+)
 _REFERENCE_INSIDE = lazy(r"\$[{(]")
 _CJK = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -150,7 +167,7 @@ def phrase_spans(text: str, lower: str, hints: Hints) -> list[Span]:
             for match in _SET_TO.finditer(text, window_start, window_end):
                 spans += _judged(text, match, code_like=False, plain_words=False)
         for match in _FOREIGN.finditer(lower, window_start, window_end):
-            spans += [span] if (span := _foreign_value(text, match)) else []
+            spans += [span] if (span := _foreign_span(text, lower, match)) else []
     return spans
 
 
@@ -167,7 +184,7 @@ def _at_hints(text: str, lower: str, starts: list[int]) -> list[Span]:
                 spans += _judged(text, match, code_like=not words_said(match), plain_words=True)
                 english_end = match.end()
             if start >= foreign_end and (match := _FOREIGN.match(lower, start)):
-                spans += [span] if (span := _foreign_value(text, match)) else []
+                spans += [span] if (span := _foreign_span(text, lower, match)) else []
                 foreign_end = match.end()
         before = max(0, hint - _SET_BEFORE)
         if hint >= set_to_end and _SET_HINT.search(lower, before, hint):
@@ -220,6 +237,9 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
     start, end, value, quoted = _value(text, match)
     separator = groups.get("sep") or ""
     grouped = not quoted and bool(_grouped(value))
+    passphrase = _PASSPHRASE.match(text, start) if strength == "strong" and not quoted else None
+    if passphrase and not any(word in STOP_WORDS for word in passphrase.group().split()):
+        return [passphrase.span()]  # "my password is correct horse battery staple"
     value = _first_word(value, quoted)
     end = start + len(value)
     unjoined = bool(separator) and separator.isspace()  # no ":" or "is" between word and value
@@ -254,6 +274,9 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         strength = "bare"
     if strength == "weak" and match.group("weak").lower() == "pass" and separator.strip() in (":", "="):
         strength = "short"
+        line = text[text.rfind("\n", 0, match.start()) + 1 : match.start()].strip(" \t-*•").lower()
+        if not line or line in _PASS_LABELS:
+            strength, plain_words = "strong", True  # "pass: raspberry" as a line's label, "wifi pass: ..."
     if (
         strength == "strong"
         and _SHORT_FORM.fullmatch(match.group("strong") or "")

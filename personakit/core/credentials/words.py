@@ -10,7 +10,7 @@ from __future__ import annotations
 # English words that name a secret. Strong ones take a plain word as their value ("password is swordfish");
 # pins need a digit; weak ones need letters and digits ("the secret is patience" is not one).
 STRONG = (
-    r"pass(?:word|wd|phrase|[ _-]phrase)|pwd|pswd|p/w|pword|one[ -]time[ -]password|master[ _-]password"
+    r"pass(?:word|wd|phrase|[ _-]phrase)|pwd|pswd|psw|p/w|pword|one[ -]time[ -]password|master[ _-]password"
     r"|api[ _.-]?(?:key|token|secret)|apikey|secret[ _-]?key[ _-]?base"
     r"|(?:secret|access|private|master|encryption|signing|license|licence|account|app|application|recovery"
     r"|network|wifi|wi-fi|wlan|wpa2?|wpa3|psk|pre[ _-]?shared|decryption|hmac|jwt)[ _-]?key"
@@ -55,7 +55,7 @@ HINT_STEMS = """
 """
 HINT_WORDS = """
     door gate garage safe alarm keypad lockbox
-    pat pw pwd pws pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
+    pat pw pwd pws psw pin pins otp otps totp psk wpa cvv cvc csc tax ssn itin tin ein nino sin bsn nir dni nie nif cpf pan
     rrn cnp oib egn amka hetu cpr inn acct mfa sig sigs jwt mdp zip unzip rar unrar bcp isql osql nxc aws
     net helm oras mycli kod kode cle tfa
 """
@@ -152,7 +152,7 @@ LANGUAGES: dict[str, dict[str, str]] = {
     "ru": {
         "secret": "пароль|пароля|паролем|пароли|кодовое слово|парольная фраза|сид-фраза|seed-фраза",
         "pin": "пин|пин-код|пинкод|код доступа|код от двери|код домофона|код подтверждения|"
-        "проверочный код|одноразовый код|комбинация|код безопасности|код восстановления|снилс|инн",
+        "проверочный код|одноразовый код|комбинация|код безопасности|код восстановления|снилс|инн|код от|код для",
         "said": "это|был|была|будет|теперь|такой|такая",
         "link": "от|для|к|на|у",
         "ordinary": "в на от не очень слишком неверный правильный надёжный новый старый изменён забыт истёк "
