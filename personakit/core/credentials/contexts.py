@@ -82,7 +82,8 @@ _SMS_HINTS = frozenset(
 )
 # "user / password" after a word that says what the pair is for.
 _PAIR = lazy(
-    r"(?i)(?<![\w-])(?:login|log-in|credentials?|creds|account|user(?:name)?|router|admin|wi-?fi|e-?mail|mail|ssh|ftp"
+    r"(?i)(?<![\w-])(?:login|log-in|log\s+in(?:to)?|sign\s+in(?:to)?|bank|credentials?|creds|account|user(?:name)?"
+    r"|router|admin|wi-?fi|e-?mail|mail|ssh|ftp"
     r"|vpn|database|db|server|nas)\b[^\n/]{0,40}?(?<![^\s:=])[\w.@+-]{2,64}\s+/\s+(?P<value>[^\s/]{6,64})"
 )
 _QUERY = lazy(r"[?&#;](?P<key>[A-Za-z0-9_.\-\[\]%]{1,40})=(?P<value>[^&#\s\"'<>]{1,500})")

@@ -98,7 +98,7 @@ def _detect(
     """Every family on the view, as it stands (tokens: lower's words, and each once, if known)."""
     tokens = lower.split() if tokens is None else tokens
     distinct = set(tokens) if distinct is None else distinct
-    bare = {token: token.strip(_EDGES) for token in distinct}
+    bare = {token: _NUMBERED.sub("", token).strip(_EDGES) for token in distinct}  # "1.gas" is gas
     hints = hint_windows(lower, distinct)
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
@@ -186,13 +186,22 @@ def _closed_up(text: str) -> list[Span]:
         firsts = [run_start, *(m.end() for m in _SPACE.finditer(text, run_start, run_end))][:3]
         for begin in firsts if found and found[0] > 1 else firsts[:1]:
             context = text[max(0, begin - _CONTEXT) : begin]
+            # the key's prefix written apart from the rest ("sk_live_ pvKh OwZX ...", "AKIA 3VC2A ..."):
+            # read it glued on, too
+            prefix = _PREFIX_APART.search(context)
+            contexts = (context, context[: prefix.end(1)]) if prefix else (context,)
             for end_at in {run_end, text.rfind(" ", begin, run_end)}:
                 kept = [i for i in range(begin, end_at) if text[i] != " "]
-                closed = context + "".join(text[i] for i in kept)
-                for start, end in _detect(closed, closed.lower()) if kept else []:
-                    start, end = max(start - len(context), 0), end - len(context)
-                    if end > 0:
-                        spans.append((kept[start], kept[end - 1] + 1))
+                for before in contexts:
+                    closed = before + "".join(text[i] for i in kept)
+                    for start, end in _detect(closed, closed.lower()) if kept else []:
+                        if end <= len(before):
+                            continue
+                        if prefix and before != context and start < len(before):
+                            first = begin - len(context) + prefix.start(1)  # from the prefix written apart
+                        else:
+                            first = kept[max(start - len(before), 0)]
+                        spans.append((first, kept[end - len(before) - 1] + 1))
     return spans
 
 
@@ -214,6 +223,8 @@ def _is_word(group: str) -> bool:
 
 
 _GROUP_WORD = lazy(r"\S+")
+_NUMBERED = lazy(r"^\d{1,2}[.)](?=[a-z])")
+_PREFIX_APART = lazy(r"(?<!\S)([A-Za-z]{2,5}[_-](?:[a-z]{2,5}[_-])?|[A-Z]{4}) \Z")
 _LABELS = frozenset({"code", "pin", "key", "pass", "token", "seed", "otp", "secret", "is", "was"})
 
 

@@ -128,6 +128,12 @@ def _foreign_span(text: str, lower: str, match: re.Match[str]) -> Span | None:
 
 
 _PUBLIC = ("public", "publishable", "pub")
+_LETTER_CODE = lazy(
+    r"(?=[^\s]*\d)(?=[^\s]*[A-Z])[A-Z0-9]{3,4}-[A-Z0-9]{3,4}|(?=[^\s]*\d)(?=[^\s]*[A-Z])[A-Z0-9]{6,8}"
+)
+_CODE_WORD = lazy(  # a booking's "confirmation code" is no secret; a sign-in code is
+    r"(?i)(?:sign[ -]?in|log[ -]?in|verification|2fa|mfa|otp|auth\w*|security|one[ -]time|backup|recovery)[ _-]codes?$"
+)
 _PASSPHRASE = lazy(r"[a-z]{3,12}(?: [a-z]{3,12}){3,7}(?=[ \t]*(?:[.!?,;\n]|$))")
 _PASS_LABELS = frozenset(
     {"wifi", "wi-fi", "router", "admin", "email", "e-mail", "bank", "login", "my", "the wifi"}
@@ -260,6 +266,13 @@ def _judged(text: str, match: re.Match[str], *, code_like: bool, plain_words: bo
         if strength == "strong" and value.isdigit() and 4 <= len(value) <= 10 and not _YEAR.fullmatch(value):
             strength = "pin"  # "one-time password 558210"
         code_like, plain_words = True, False
+    if (
+        strength == "pin"
+        and not unjoined
+        and _LETTER_CODE.fullmatch(value)
+        and _CODE_WORD.search(groups.get("pin") or "")
+    ):
+        strength = "grouped"  # "Slack sign-in code: OKB-VZ5": a code of letters and digits
     if strength == "pin" and (groups.get("pin") or "").lower() in _PLACES:
         following = text[end : end + 24].split()
         if not _UNJOINED_PIN.fullmatch(value) or (following and following[0][:1].isalpha()):

@@ -29,10 +29,10 @@ PIN = (
     r"[ _-]codes?"
     r"|otp|totp|2fa|mfa|(?:lock|locker|safe|padlock|bike[ _-]lock|suitcase|luggage)?[ _-]?(?:combination|combo)"
     r"|ssn|social[ _-]security(?:[ _-]number)?|itin|national[ _-]insurance(?:[ _-]number)?"
-    r"|(?:bank[ _-])?account[ _-]?(?:number|no\.?|#)|acct[ _-]?(?:number|no\.?|#)?|routing[ _-]?number|iban"
+    r"|(?:bank[ _-])?account[ _-]?(?:number|no\.?|#)|acct[ _-]?(?:number|no\.?|#)?|iban"
     r"|codes?(?=\s+(?:for|to|of|on)\s)"  # "the code for the gate is 4821"
     r"|(?:door|gate|garage|safe|alarm|keypad|lockbox)(?=\s*(?::|=|\s+is\s))"  # "door: 4812#", "the safe is 19-44-03"
-    r"|(?:routing|account)(?=\s+\d{6})"  # "routing 021000021 account 000123456789"
+    r"|account(?=\s+\d{6})"  # "routing 021000021 account 000123456789": the account, not the routing
 )
 WEAK = r"token|secret|pass|session[ _-]?(?:id|token|key)|key|seed|pat"
 
