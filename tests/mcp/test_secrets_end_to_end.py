@@ -1,5 +1,6 @@
 """Secrets and addresses through the real server: disguised secrets refused, a key cut between text and
-quote refused, and every form of email address masked in evidence an owner typed by hand."""
+quote refused, and every form of email address masked in evidence an owner typed by hand; the shapes the
+outside corpus taught (code assignments, placeholders, prose) and the look-alikes that must pass."""
 
 from __future__ import annotations
 
@@ -117,3 +118,50 @@ async def test_a_key_cut_between_text_and_quote_by_hand_is_masked_and_not_commit
     served = str(read)
     assert TOKEN[:20] not in served and TOKEN[20:] not in served and "[secret]" in served
     assert f"memories/{path.name}" not in repo.git.ls_files().splitlines()  # seen, and left uncommitted
+
+
+OUTSIDE = [  # issue 21: refused through the server, and never in git
+    ("Keeps the deploy config", 'var stripeToken string = "Xq7pLm2vR9kT4wZ8"'),
+    ("Keeps the deploy config", '$stripeToken .= "Xq7pLm2vR9kT4wZ8"'),
+    ("Keeps the deploy config", 'System.setProperty("STRIPE_TOKEN", "Xq7pLm2vR9kT4wZ8")'),
+    ("Has a home router", "the wifi password is Tr0ub4dor&3${HOME}"),
+    ("Uses Netflix", "Netflix: Sunflower!2024"),
+    ("Has a passphrase", "my password is correct horse battery staple"),
+]
+PASSING = [  # placeholders and look-alikes: stored
+    ("Documents the GitHub setup", "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+    ("Documents the AWS setup", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE"),
+    ("Documents the curl call", 'curl --user "$1:$2" https://api.example.com'),
+    ("Deployed the fix", "9fceb02d0ae598e95dc970b74767f19372d61af8"),
+    ("Uses functools", "The decorator @functools.cache made it fast."),
+]
+
+
+async def test_outside_shapes_are_refused_and_placeholders_stored(vault: Path) -> None:
+    async with connect(vault) as session:
+        for text, quote in OUTSIDE:
+            result = await call(session, "personakit_propose", text=text, quote=quote, category="other")
+            assert result == {"stored": False, "reason": "credential_shape"}, quote
+        for text, quote in PASSING:
+            result = await call(session, "personakit_propose", text=text, quote=quote, category="other")
+            assert result["stored"] is True, quote
+        read = await call(session, "personakit_read", question="functools decorator fast", limit=5)
+    history = Repo(vault).git.log("-p")
+    assert (
+        "Xq7pLm2vR9kT4wZ8" not in history and "Sunflower" not in history and "battery staple" not in history
+    )
+    served = [quote for memory in read["memories"] for quote in memory["evidence"]]
+    assert "The decorator @functools.cache made it fast." in served  # not taken for an address
+
+
+async def test_a_read_masks_spelled_out_addresses_typed_by_hand(vault: Path) -> None:
+    forms = ["reach me: orrin dot vale at example dot com", "priya at example.in is my personal one"]
+    for index, quote in enumerate(forms):
+        _write(vault, f"Has a personal address, number {index}", (quote,))
+    repo = Repo(vault)
+    repo.git.add("-A")
+    repo.git.commit("-qm", "typed by hand")
+    async with connect(vault) as session:
+        read = await call(session, "personakit_read", question="personal address number", limit=5)
+    served = sorted(quote for memory in read["memories"] for quote in memory["evidence"])
+    assert served == ["[email] is my personal one", "reach me: [email]"], served

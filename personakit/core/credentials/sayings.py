@@ -22,6 +22,7 @@ import re
 from personakit.core.credentials.lazyre import lazy
 from personakit.core.credentials.patterns import PUBLISHABLE
 from personakit.core.credentials.runs import Span
+from personakit.core.credentials.values import placeholder_key
 
 # "Password1 is the most common password": a password talked about, not one of the owner's.
 _RANKED = (
@@ -86,6 +87,7 @@ def _judged(text: str, match: re.Match[str]) -> Span | None:
         return None
     if (
         value.lower().startswith(PUBLISHABLE)
+        or placeholder_key(value)
         or _NOT_A_PASSWORD.fullmatch(value)
         or not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value))
     ):
