@@ -10,7 +10,7 @@ Some thirty shapes, in the words of the languages that write them:
 - XML elements, the value on its own lines: `<apiToken>\\n  ...\\n</apiToken>`;
 - a Kubernetes `kind: Secret`: every entry under `data:` (base64 of six bytes or more) or `stringData:`.
 
-The name decides how much the value must look like a secret (`names`): a password name takes
+The name decides how much the value must look like a secret (`words`): a password name takes
 any literal that is not a word, a reference or a placeholder; a token or secret-key name a literal of
 eight characters or more with a digit (or a long hex or UUID); a bare `key` one that looks random. Names
 of ids, paths, lengths and switches (`TOKEN_TTL`, `credentialsId`, `token_url`) and public keys
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-import personakit.core.credentials.names as names
+import personakit.core.credentials.words as words
 from personakit.core.credentials.bodies import looks_random, made_of_names
 from personakit.core.credentials.hints import Hints
 from personakit.core.credentials.lazyre import lazy
@@ -38,12 +38,12 @@ from personakit.core.credentials.values import (
     placeholder_key,
 )
 
-_PASSWORD = frozenset(names.PASSWORD_SEGMENTS.split())
-_TOKEN = frozenset(names.TOKEN_SEGMENTS.split())
-_KEY = frozenset(names.KEY_SEGMENTS.split())
-_KEY_AFTER = frozenset(names.KEY_AFTER.split())
-_NOT_AFTER = frozenset(names.NOT_AFTER.split())
-_NOT_BEFORE = frozenset(names.NOT_BEFORE.split())
+_PASSWORD = frozenset(words.PASSWORD_SEGMENTS.split())
+_TOKEN = frozenset(words.TOKEN_SEGMENTS.split())
+_KEY = frozenset(words.KEY_SEGMENTS.split())
+_KEY_AFTER = frozenset(words.KEY_AFTER.split())
+_NOT_AFTER = frozenset(words.NOT_AFTER.split())
+_NOT_BEFORE = frozenset(words.NOT_BEFORE.split())
 _NAME = r"[A-Za-z_$@][\w$-]{0,80}(?:\.[A-Za-z_$][\w$-]{0,80}){0,4}"
 _LITERAL = r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|`[^`\n]{0,300}`"
 _BARE = r"(?:[^\s\"'`,;<>(){}\[\]$]|\$(?![{(])){1,300}"
@@ -128,7 +128,7 @@ def name_strength(name: str) -> str | None:
         strength = None
         if segment in _PASSWORD:
             strength = "password"
-        elif segment in _TOKEN or segment.endswith(names.GLUED_ENDINGS):
+        elif segment in _TOKEN or segment.endswith(words.GLUED_ENDINGS):
             strength = (
                 "password" if segment.endswith(("PASSWORD", "PASSWD", "PASSPHRASE", "SSHPASS")) else "token"
             )

@@ -105,7 +105,7 @@ def _detect(
     spans += seed_phrase_spans(lower, tokens, bare)
     spans += assignment_spans(text, hints) if hints.windows else []
     spans += kubernetes_spans(text) if "kind:" in lower and "data:" in lower else []
-    spans += saying_spans(text, lower) if _DIGITS.search(text) else []
+    spans += saying_spans(text, lower, hints.windows) if _DIGITS.search(text) else []
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 
@@ -160,7 +160,7 @@ def _shapes(text: str, lower: str, digits: bool) -> list[Span]:
     return spans + [
         (start, end)
         for start, end in tokens
-        if private_key_body(text[start:end]) or not placeholder_key(text[start:end])
+        if not placeholder_key(text[start:end]) or private_key_body(text[start:end])
     ]
 
 

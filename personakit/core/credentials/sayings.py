@@ -57,11 +57,16 @@ _SENTENCE_END = lazy(r"[.!?\n]")
 _END_PUNCTUATION = ".,;:!?)]}'\""
 
 
-def saying_spans(text: str, lower: str) -> list[Span]:
+def saying_spans(text: str, lower: str, windows: list[Span]) -> list[Span]:
+    """windows: where the words that name a secret are (`hints`); the sayings that hold one read only there."""
     spans: list[Span] = []
-    for pattern, sign in _SAID:
-        if sign in lower:
-            spans += [span for match in pattern.finditer(text) if (span := _judged(text, match))]
+    for start, end in windows:
+        window = lower[start:end]
+        for pattern, sign in _SAID:
+            if sign in window:
+                spans += [
+                    span for match in pattern.finditer(text, start, end) if (span := _judged(text, match))
+                ]
     if "use" in lower and _REUSED_FOR.search(lower):
         for match in _REUSED.finditer(text):
             start = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start())) + 1

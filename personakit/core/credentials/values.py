@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 
-import personakit.core.credentials.names as names
 import personakit.core.credentials.words as words
 from personakit.core.credentials.bodies import looks_random, made_of_names
 from personakit.core.credentials.lazyre import lazy
@@ -119,8 +118,8 @@ def is_type_annotation(text: str, value: str, end: int) -> bool:
 def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     return bool(
-        any(mark in lowered for mark in names.PLACEHOLDER_MARKS)
-        or any(mark in value for mark in names.PLACEHOLDER_CASED)
+        any(mark in lowered for mark in words.PLACEHOLDER_MARKS)
+        or any(mark in value for mark in words.PLACEHOLDER_CASED)
         or _PLACEHOLDER.fullmatch(value)
         or _KEYWORD_ALONE.fullmatch(value)
         or _REFERENCE.fullmatch(value)
@@ -132,7 +131,7 @@ def is_placeholder(value: str) -> bool:
 def placeholder_key(value: str) -> bool:
     """A key written to be replaced: a placeholder, a run of the alphabet or the digits, or mostly one
     character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890)."""
-    if is_placeholder(value) or any(run in value.lower() for run in names.PLACEHOLDER_RUNS):
+    if is_placeholder(value) or any(run in value.lower() for run in words.PLACEHOLDER_RUNS):
         return True
     core = _NOT_ALNUM.sub("", value)
     return len(core) >= 6 and max(map(core.count, set(core))) * 2 >= len(core)
