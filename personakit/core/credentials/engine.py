@@ -98,7 +98,10 @@ def _detect(
     """Every family on the view, as it stands (tokens: lower's words, and each once, if known)."""
     tokens = lower.split() if tokens is None else tokens
     distinct = set(tokens) if distinct is None else distinct
-    bare = {token: _NUMBERED.sub("", token).strip(_EDGES) for token in distinct}  # "1.gas" is gas
+    bare = {  # "1.gas" is gas
+        token: (_NUMBERED.sub("", token) if token[:1].isdigit() else token).strip(_EDGES)
+        for token in distinct
+    }
     hints = hint_windows(lower, distinct)
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []

@@ -67,7 +67,7 @@ def saying_spans(text: str, lower: str, windows: list[Span]) -> list[Span]:
                 spans += [
                     span for match in pattern.finditer(text, start, end) if (span := _judged(text, match))
                 ]
-    if "use" in lower and _REUSED_FOR.search(lower):
+    if (" use" in lower or lower.startswith("use")) and _REUSED_FOR.search(lower):
         for match in _REUSED.finditer(text):
             start = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
             stop = _SENTENCE_END.search(text, match.end())
