@@ -13,7 +13,6 @@ vault", "is required", "2fa-protected").
 from __future__ import annotations
 
 import itertools
-import re
 
 import personakit.core.credentials.words as words
 from personakit.core.credentials.bodies import looks_random, made_of_names
@@ -65,14 +64,6 @@ _FOREIGN_ORDINARY = frozenset(
 
 _HEX_KEY = lazy(r"(?:0x)?[0-9a-fA-F]{32}|(?:0x)?[0-9a-fA-F]{40}|(?:0x)?[0-9a-fA-F]{64}|[0-9a-fA-F]{96,128}")
 
-# One pass for every placeholder word (any case, but "fake" in lower case only) and every run.
-_MARKS = lazy(
-    "(?i:"
-    + "|".join(map(re.escape, words.PLACEHOLDER_MARKS))
-    + ")|"
-    + "|".join(map(re.escape, words.PLACEHOLDER_CASED))
-)
-_RUNS = lazy("(?i:" + "|".join(map(re.escape, words.PLACEHOLDER_RUNS)) + ")")
 _NOT_ALNUM = lazy(r"[\W_]+")
 
 WHOLE = lazy(r"[\d -]+|[a-z]{4}(?: [a-z]{4}){3}")  # digit groups and app passwords stay whole
@@ -125,8 +116,10 @@ def is_type_annotation(text: str, value: str, end: int) -> bool:
 
 
 def is_placeholder(value: str) -> bool:
+    lowered = value.lower()
     return bool(
-        _MARKS.search(value)
+        any(map(lowered.__contains__, words.PLACEHOLDER_MARKS))
+        or any(map(value.__contains__, words.PLACEHOLDER_CASED))
         or _PLACEHOLDER.fullmatch(value)
         or _KEYWORD_ALONE.fullmatch(value)
         or _REFERENCE.fullmatch(value)
@@ -138,7 +131,7 @@ def is_placeholder(value: str) -> bool:
 def placeholder_key(value: str) -> bool:
     """A key written to be replaced: a placeholder, a run of the alphabet or the digits, or mostly one
     character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890)."""
-    if is_placeholder(value) or _RUNS.search(value):
+    if is_placeholder(value) or any(map(value.lower().__contains__, words.PLACEHOLDER_RUNS)):
         return True
     core = _NOT_ALNUM.sub("", value)
     return len(core) >= 6 and max(map(core.count, set(core))) * 2 >= len(core)
