@@ -1,7 +1,7 @@
 """What a credential looks like: the one answer to "where are the secrets in this text?".
 
 A proposal whose text or quote holds a password, key, token, private key or another secret is refused
-(`credential_shape`); a hand edit holding one is not committed; and credentials an owner typed into a
+(`shape`); a hand edit holding one is not committed; and credentials an owner typed into a
 memory file are masked in anything served. All of them ask this module, as character spans.
 
 How a text is read:
@@ -9,21 +9,24 @@ How a text is read:
 1. **As a person reads it** (`textview`): NFKC, invisible characters removed, accents and look-alike
    letters folded. Spans found there map back to the text as written, so masking removes what was seen.
 2. **By kind**, each in its own module, each with its validation where one exists:
-   - `credential_tokens`: provider keys, structured secrets, PEM blocks and headerless private-key
+   - `tokens`: provider keys, structured secrets, PEM blocks and headerless private-key
      bodies, long random tokens;
-   - `credential_phrases`: a value said or assigned to a secret word, in English and thirty languages;
-   - `credential_contexts`: command lines, environment names, XML, Wi-Fi join strings, URLs;
+   - `phrases`: a value said or assigned to a secret word, in English and thirty languages;
+   - `contexts`: command lines, environment names, XML, Wi-Fi join strings, URLs;
    - `assignments`: literals assigned to secret names in code and configuration (thirty shapes, from
      `stripeToken = "..."` to make's `::=` and `System.setProperty`), and a Kubernetes Secret's data;
-   - `credential_numbers`: cards (Luhn), IBANs (mod 97), national ids, BitLocker keys, BIP39 seed phrases
+   - `sayings`: passwords said with no word right before them (`Tr0ub4dor&3 is the password for
+     everything`, `Netflix: Sunflower!2024`);
+   - `numbers`: cards (Luhn), IBANs (mod 97), national ids, BitLocker keys, BIP39 seed phrases
      (checksum), Bitcoin private keys.
 3. **With spacing closed up** where the characters of a key were spread out (`s k - a n t - ...`) or
    written in even groups (`JBSW Y3DP EHPK 3PXP`), when the closed-up text is a key by its shape.
 4. **Together** (`holds_credential`): a key cut between a proposal's text and its quote, or between two
    quotes, is found in the seam where the two are joined (with nothing, and with a space, between them).
+   A word glued to the other text's token ("Deployed" + a commit hash) is not a key cut in two.
 
 The tables (provider shapes, words in other languages, the BIP39 list) are data beside the engine:
-`credential_patterns`, `credential_words`, `data/bip39-english.txt`. `docs/tools.md` lists the kinds that
+`patterns`, `words`, `data/bip39-english.txt`. `docs/tools.md` lists the kinds that
 are refused and those deliberately allowed.
 
 Speed: every regex is compiled once and runs in linear time; each family is skipped for text without a
