@@ -2,8 +2,9 @@
 
 `edit_in_editor` opens `$VISUAL` or `$EDITOR` on the file and then takes the saved file in like any hand
 edit (one commit, "edit m_x: ... (by hand)"). An editor that fails leaves the file as it was; the id
-stays (an id line changed or removed is put back); a saved file that cannot be read, or that holds
-something shaped like a secret, is not committed, and the owner is told how to fix it.
+stays (an id line changed or removed is put back); a saved file that cannot be read is not committed,
+and the owner is told how to fix it; one that holds something shaped like a secret goes back to its old
+text (a secret never stays on disk), and the owner is told why.
 """
 
 from __future__ import annotations
