@@ -32,8 +32,8 @@ from personakit.core.credentials.patterns import PUBLISHABLE
 from personakit.core.credentials.runs import Span
 from personakit.core.credentials.values import (
     is_placeholder,
-    is_reference,
     is_type_annotation,
+    names_elsewhere,
     ordinary,
     placeholder_key,
 )
@@ -46,12 +46,15 @@ _NOT_AFTER = frozenset(words.NOT_AFTER.split())
 _NOT_BEFORE = frozenset(words.NOT_BEFORE.split())
 _NAME = r"[A-Za-z_$@][\w$-]{0,80}(?:\.[A-Za-z_$][\w$-]{0,80}){0,4}"
 _LITERAL = r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|`[^`\n]{0,300}`"
+# Unquoted, a value runs to the end of its line when nothing else follows it (a generated password may
+# hold brackets); otherwise it stops at the first bracket, quote or separator.
+_BARE_TO_END = r"[^\s\"'`,;]{1,300}(?=[\"'`,;]?[ \t]*(?:\n|\Z))"
 _BARE = r"(?:[^\s\"'`,;<>(){}\[\]$]|\$(?![{(])){1,300}"
 _ASSIGN = lazy(
     rf"(?<![\w$.-])(?P<q>[\"'`]?)(?P<name>{_NAME})(?P=q)(?:\[\d*\])?"
     r"(?:[ \t]*:[ \t]*[A-Za-z_][\w.\[\]|]{0,30}[ \t]*(?==)|[ \t]+(?:string|\[\]byte|any|bool|int)(?=[ \t]*=[^=]))?"
     r"[ \t]*(?P<op>:{1,3}=|\?\?=|\?=|\.=|\+=|=>|===?|!==?|=|:)"
-    rf"[ \t]*@?(?P<value>{_LITERAL}|{_BARE})"
+    rf"[ \t]*@?(?P<value>{_LITERAL}|{_BARE_TO_END}|{_BARE})"
 )
 _COMPARED = lazy(rf"(?P<value>{_LITERAL})[ \t]*(?:===?|!==?)[ \t]*(?P<name>{_NAME})")
 _CALL = lazy(
@@ -72,8 +75,15 @@ _SEGMENTS = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = lazy(r"(?:0x)?[0-9a-fA-F]{16,}")
 _SWITCHES = lazy(r"[A-Za-z](?=\d)|\d(?=[A-Za-z])")
+_OPENS = {")": "(", "]": "[", "}": "{"}
+_SYMBOLS = lazy(r"[^\w\s]")
+_CALLED = lazy(r"[A-Za-z_$][\w.$]*\s*[(\[]")
 _SYMBOL = lazy(r"[!@#$%^&*+=?~|\\/<>{}\[\]()¨¿¡§]")
-_REFERENCE_START = lazy(r"\$\{|\$\(|\$[A-Za-z_\d]|%\(|%[A-Za-z_]+%|\{\{|#\{|<%")
+# A well-formed reference ends a literal: ${NAME}, $(command), $NAME, %(name)s, %NAME%, {{ ... }}, #{...}, <%
+# (a "${" inside a generated password, as in m{{h}o)p${e]nob(..., does not)
+_REFERENCE_START = lazy(
+    r"\$\{[A-Za-z_][\w.:-]*\}|\$\([^()]*\)|\$[A-Za-z_\d]|%\([\w.]+\)|%[A-Za-z_]+%|\{\{[ \t]*[\w.$| ]+[ \t]*\}\}|#\{[^{}]*\}|<%"
+)
 
 
 def assignment_spans(text: str, hints: Hints) -> list[Span]:
@@ -158,6 +168,12 @@ def _value_span(text: str, match: re.Match[str], strength: str) -> Span | None:
     if reference:  # the literal ends where a reference starts: Xq7pLm2vR9${x}
         value = value[: reference.start()]
     value = value.strip() if quoted else value.rstrip(".,:")
+    while (
+        not quoted
+        and value[-1:] in (")", "]", "}")
+        and value.count(value[-1]) > value.count(_OPENS[value[-1]])
+    ):
+        value = value[:-1]  # "password": null}: the bracket closes what holds the value
     end = start + len(value)
     return (start, end) if value and is_secret_value(value, strength, quoted=quoted) else None
 
@@ -167,7 +183,7 @@ def is_secret_value(value: str, strength: str, *, quoted: bool) -> bool:
         return False
     if is_placeholder(value) or placeholder_key(value) or value.lower().startswith(PUBLISHABLE):
         return False
-    if len(_SWITCHES.findall(value)) < 4 and is_reference(value, code_like=True, quoted=quoted):
+    if len(_SWITCHES.findall(value)) < 4 and (_CALLED.match(value) or names_elsewhere(value)):
         return False  # a name or a call; a value whose letters and digits keep switching is a key
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
@@ -180,4 +196,6 @@ def is_secret_value(value: str, strength: str, *, quoted: bool) -> bool:
         return len(value) >= 16 and has_digit and has_alpha and looks_random(value, lambda _: False)
     if value.isdigit():
         return len(value) >= 12
+    if len(value) >= 12 and has_alpha and len(set(_SYMBOLS.findall(value))) >= 4:
+        return True  # a generated password of letters and symbols: m{{h}o)p${e]nob(ody[finds>-_$#thisone}}
     return len(value) >= 8 and has_digit and has_alpha and not made_of_names(value) and not ordinary(value)

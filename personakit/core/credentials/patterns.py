@@ -19,7 +19,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("github", r"gh[pousr]_[A-Za-z0-9]{36,}"),
     ("github fine-grained", r"github_pat_[A-Za-z0-9_]{40,}"),
     ("gitlab", r"gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt)-[A-Za-z0-9_-]{20,}"),
-    ("slack", r"xox[abposre]-[A-Za-z0-9-]{20,}"),
+    ("slack", r"xox[abpsre]-[A-Za-z0-9-]{10,}"),  # not "xoxo-": hugs and kisses in a file name
     ("slack app", r"xapp-\d-[A-Za-z0-9-]{10,}"),
     ("slack webhook", r"hooks\.slack\.com/(?P<secret>(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,})"),
     ("discord webhook", r"discord(?:app)?\.com/api/webhooks/\d{5,25}/(?P<secret>[A-Za-z0-9_-]{40,})"),

@@ -64,6 +64,7 @@ _FOREIGN_ORDINARY = frozenset(
 
 _HEX_KEY = lazy(r"(?:0x)?[0-9a-fA-F]{32}|(?:0x)?[0-9a-fA-F]{40}|(?:0x)?[0-9a-fA-F]{64}|[0-9a-fA-F]{96,128}")
 
+_ANGLED = lazy(r"<[^<>]*>|^<|>$")  # <your-token>, <token: a slot to fill; a lone ">" may be a symbol
 _NOT_ALNUM = lazy(r"[\W_]+")
 
 WHOLE = lazy(r"[\d -]+|[a-z]{4}(?: [a-z]{4}){3}")  # digit groups and app passwords stay whole
@@ -123,18 +124,31 @@ def is_placeholder(value: str) -> bool:
         or _PLACEHOLDER.fullmatch(value)
         or _KEYWORD_ALONE.fullmatch(value)
         or _REFERENCE.fullmatch(value)
-        or "<" in value
-        or ">" in value
+        or _ANGLED.search(value)
     )
 
 
 def placeholder_key(value: str) -> bool:
     """A key written to be replaced: a placeholder, a run of the alphabet or the digits, or mostly one
-    character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890)."""
+    character (ghp_xxxx..., glpat-XXXXXXXXXXX-XXXXXXXX, AKIAIOSFODNN7EXAMPLE, xoxp-1234567890). An escaped
+    line break ends it (a value written inside a JSON string: "TOKEN=xoxa-...\\nNEXT=true")."""
+    value = value.split("\\n", 1)[0]
     if is_placeholder(value) or any(map(value.lower().__contains__, words.PLACEHOLDER_RUNS)):
         return True
     core = _NOT_ALNUM.sub("", value)
     return len(core) >= 6 and max(map(core.count, set(core))) * 2 >= len(core)
+
+
+def names_elsewhere(value: str) -> bool:
+    """A name of something kept elsewhere, not a literal: $VAR, %VAR%, an environment name, a dotted
+    attribute, a snake_case or camelCase identifier, a code word (None, null, str)."""
+    return bool(
+        value[:1] in "$%"
+        or value.lower() in _CODE_WORDS
+        or _ENV_NAME.fullmatch(value)
+        or _DOTTED_NAME.fullmatch(value)
+        or _IDENTIFIER.fullmatch(value)
+    )
 
 
 def is_reference(value: str, *, code_like: bool, quoted: bool = False) -> bool:

@@ -382,8 +382,6 @@ PLACEHOLDER_MARKS = (
     "#####",
     ".....",
     "…",
-    "<",
-    ">",
     "randomstring",
 )
 # "fake" in lower case: `somefakekey`, `a-fake-api-key` (our own corpus marks its keys with FAKE in capitals).

@@ -45,9 +45,9 @@ def detect_secrets_cases(git_dir: str) -> list[dict[str, Any]]:
         family = Path(path).stem.removesuffix("_test")
         tree = ast.parse(git(git_dir, "show", f"HEAD:{path}"))
         namespace: dict[str, Any] = {"__builtins__": __builtins__}
-        exec("import base64, random, textwrap, string\nrandom.seed(0)", namespace)
+        exec("import base64, random, textwrap, string\nfrom random import randint\nrandom.seed(0)", namespace)
         for node in tree.body:
-            if isinstance(node, ast.Assign):
+            if isinstance(node, ast.Assign | ast.FunctionDef):  # constants, and helpers like parse_test_cases
                 try:
                     exec(compile(ast.Module([node], []), path, "exec"), namespace)
                 except Exception:  # a constant built from the plugin itself: not a case

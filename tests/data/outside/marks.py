@@ -42,6 +42,12 @@ SHAPED: list[tuple[str, str, str, str]] = [
     ("gitleaks", "sumologic-access-token", r"sumOfExposures", "a random 64-character token"),
     ("gitleaks", "telegram-bot-api-token", r"\d{4,}:A[\w-]{20}", "a Telegram token, wrong bot id length"),
     ("detect-secrets", "discord", r".", "a Discord-like token of the wrong form"),
+    (
+        "detect-secrets",
+        "keyword",
+        r"m\{\{h\}o\)p",
+        "the same secret, in quotes another language would not use",
+    ),
     ("detect-secrets", "github_token", r"foo_", "a random 36-character token"),
     ("detect-secrets", "gitlab_token", r"ghp_|gldt-", "a GitHub key; a GitLab token of the wrong length"),
     ("detect-secrets", "jwt", r"eyJhbasd|IkpXVCJ\.", "a JWT with a damaged header but a real payload"),
@@ -71,7 +77,7 @@ PLACEHOLDERS: list[tuple[str, str, str, str]] = [
     (
         "gitleaks",
         ".*",
-        r"12345678-?ABCD|12345678ABCDEFH|Q{20}|cafebabe:deadbeef",
+        r"12345678-?ABCD|12345678ABCDEFH|Q{20}|cafebabe:deadbeef|511111111|123456789012",
         "runs, one letter, cafebabe",
     ),
 ]
