@@ -19,7 +19,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("github", r"gh[pousr]_[A-Za-z0-9]{36,}"),
     ("github fine-grained", r"github_pat_[A-Za-z0-9_]{40,}"),
     ("gitlab", r"gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt)-[A-Za-z0-9_-]{20,}"),
-    ("slack", r"xox[abpsre]-[A-Za-z0-9-]{10,}"),  # not "xoxo-": hugs and kisses in a file name
+    ("slack", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
     ("slack app", r"xapp-\d-[A-Za-z0-9-]{10,}"),
     ("slack webhook", r"hooks\.slack\.com/(?P<secret>(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,})"),
     ("discord webhook", r"discord(?:app)?\.com/api/webhooks/\d{5,25}/(?P<secret>[A-Za-z0-9_-]{40,})"),
@@ -89,7 +89,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("argon2", r"\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}"),
     ("crypt", r"\$[56]\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}"),
     ("connection string", r"://[^\s:/@?#'\"<>]{0,128}:(?P<secret>[^\s/@'\"<>]{1,256})@(?=[\w\[])"),
-    ("curl user", r"-(?:u|-user)[\s=]+['\"]?(?P<user>[^\s:'\"]{0,64})['\"]?:['\"]?(?P<secret>[^\s'\"@]{1,128})"),
+    ("curl user", r"-(?:u|-user)[\s=]+['\"]?(?P<user>[^\s:'\"]{0,64})['\"]?:['\"]?(?P<secret>[^\s'\"]{1,128})"),
     ("netrc", r"machine\s+\S{1,256}\s+login\s+\S{1,256}\s+password\s+(?P<secret>\S{1,256})"),
     ("authorization", r"authorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|bot)\s+"
      r"(?P<secret>[A-Za-z0-9._~+/:-]{8,}=*)"),

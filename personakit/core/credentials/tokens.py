@@ -134,6 +134,8 @@ def _provider_match(
         return None
     if placeholder(value) or text[end : end + 4] in _PLACEHOLDER_AFTER:
         return None  # ghp_xxxx..., AKIAIOSFODNN7EXAMPLE, a password written as "password"
+    if kind == "slack" and sum(c.isdigit() for c in value) < 4:
+        return None  # a Slack token is mostly digits and hex; "xoxo-indieweb-1" is a file name
     if kind == "curl user" and (
         value == match.group("user") or len(set(value)) == 1 or value[0] in "[{$<%(" or value.startswith("-")
     ):
