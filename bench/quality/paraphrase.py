@@ -133,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the figures and every ranking here")
     parser.add_argument("--misses", action="store_true", help="list the questions with no answer in 7")
     parser.add_argument(
-        "--without", nargs="*", default=[], choices=LEVERS,
+        "--without",
+        nargs="*",
+        default=[],
+        choices=LEVERS,
         help="switch levers off: same (same-meaning words), order (near words ordering ties), "
         "fill (the closest fill: newest instead), topics (the curated topics)",
     )
@@ -146,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(args.code.resolve()))
     from personakit.core.memory import Memory, memory_id, render_memory, slug
     from personakit.core.words import words
+
     try:
         from personakit.vault.service import PersonaKit, init_vault
     except ImportError:  # a checkout from before the layout of issue 22
