@@ -134,3 +134,5 @@ def test_another_processs_held_index_lock_keeps_its_mode(vault: Path, capsys: Ca
     finally:
         holder.kill()
         holder.wait()
+        assert holder.stdout is not None
+        holder.stdout.close()

@@ -84,8 +84,9 @@ class Note:
                 f'{self.id}, the other\'s "{self.there}" is now a second memory, {self.second} ({self.kept})'
             )
         if self.kind == "kept":
-            where = "this device" if self.here == "forgotten" else "the other device"
-            return f"{what}: forgotten on {where} but changed on the other; the change was kept"
+            if self.here == "forgotten":
+                return f"{what}: forgotten on this device, changed on the other; the change was kept"
+            return f"{what}: forgotten on the other device, changed on this one; the change was kept"
         return f"{what}: category {self.here} on this device, {self.there} on the other; kept {self.kept}"
 
 

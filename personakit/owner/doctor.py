@@ -26,7 +26,7 @@ from personakit.core.people import Person, same_subject
 from personakit.core.plainfile import read_memory
 from personakit.core.relations.pairs import clashes
 from personakit.owner.checked import Checked
-from personakit.store.files import FileStat, plain_name
+from personakit.store.files import FileStat, leftover, plain_name
 from personakit.store.private import loose
 from personakit.vault.service import PersonaKit
 
@@ -299,6 +299,12 @@ def _git_problems(kit: PersonaKit, report: Report, held: set[str], drafts: set[s
         memory = path.startswith("memories/") and plain_name(path.removeprefix("memories/"))
         if path.startswith(".personakit/") or path in symlinks or path in drafts:
             continue  # machine state; a link is reported as one; a draft is noted
+        if leftover(path):
+            report.notes.append(
+                f"{path} is half a file left by a sync or merge that was interrupted; PersonaKit removes it "
+                "when it next starts (any command but doctor)"
+            )
+            continue
         if path.startswith(".obsidian/"):
             obsidian = True  # the app's settings: never a problem of the vault's
             continue

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -47,6 +47,16 @@ def plain_name(name: str) -> bool:
         and "\0" not in name
         and not name.startswith(".")
     )
+
+
+LEFTOVERS = (".personakit-sync-", ".personakit-merge-")  # temporary files older syncs and the merge driver
+# wrote beside their targets: a kill at the wrong instant left them in memories/ or the vault's root
+
+
+def leftover(path: str) -> bool:
+    """Is path (relative to the vault) a temporary file a killed sync or merge driver left behind?"""
+    folder, _, name = path.rpartition("/")
+    return folder in ("", "memories") and name.startswith(LEFTOVERS)
 
 
 def template_dir() -> Path:
@@ -150,8 +160,18 @@ class VaultFiles:
 
     def clear_tmp(self) -> None:
         """Remove temporary files a killed process left (call with the lock held)."""
-        for leftover in (self.state / "tmp").glob("write-*"):
-            leftover.unlink(missing_ok=True)
+        for left in (self.state / "tmp").glob("write-*"):
+            left.unlink(missing_ok=True)
+        # A sync writes under this lock, so its leftovers are dead; the merge driver runs inside a git merge,
+        # without the lock: only one older than any merge is.
+        old = time.time() - 600
+        for folder in (self.root, self.memories):
+            for prefix in LEFTOVERS:
+                for left in folder.glob(f"{prefix}*"):
+                    with suppress(OSError):
+                        st = left.lstat()
+                        if stat.S_ISREG(st.st_mode) and (prefix == LEFTOVERS[0] or st.st_mtime < old):
+                            left.unlink()
 
     def path(self, name: str) -> Path:
         """The path of a memory file; name must be a plain file name ending in .md."""

@@ -103,6 +103,8 @@ def _walk(top: Path, skip: tuple[str, ...] = ()) -> Iterator[Path]:
         return
     for entry in entries:
         path = Path(entry.path)
+        if entry.name.endswith(".lock"):
+            continue  # another program's lock (git's index.lock, a ref's): its holder's, never ours to change
         yield path
         if entry.is_dir(follow_symlinks=False) and entry.name not in skip:
             yield from _walk(path)
