@@ -54,7 +54,7 @@ _DONE = {
     "undo": "undone",
     "replace": "replaced",
     "merge": "merged",
-    "sync": "merged by personakit sync",
+    "sync": "synced",
 }
 
 
@@ -161,12 +161,24 @@ def history_lines(memory: Memory, events: list[Event]) -> list[str]:
             f": {e.subject}" if e.what == "commit" else ""
         )
         lines.append(line)
+        if found and found["verb"] == "sync":  # what the devices had decided, as the commit recorded it
+            lines += [f"      {said}" for said in _merged(found["text"])]
         if found and found["id"] == memory.id and not found["other"]:
             said = re.sub(r" \(by hand(?:, was [^)]*)?\)$", "", found["text"])
             if text is not None and said != text and e.what in ("edited by hand", "renamed by hand"):
                 lines += [f"      was: {text}", f"      now: {said}"]
             text = said
     return lines
+
+
+def _merged(text: str) -> list[str]:
+    """What a `sync m_x: text (what was decided)` commit says each device did, in words true on every
+    device: the device that merged wrote "here" for itself."""
+    found = re.search(r" \(([^()]*)\)$", text)
+    if not found:
+        return []
+    parts = found[1].split("; ")
+    return [p.replace(" here,", " on one device,").replace("this device", "one device") for p in parts]
 
 
 def format_event(e: Event) -> str:
