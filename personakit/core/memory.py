@@ -341,6 +341,31 @@ def set_state(raw: str, state: str) -> str:
     return set_key(raw, "state", state)
 
 
+def key_value(raw: str, key: str) -> str | None:
+    """The string a top-level front-matter line `key: value` says (the first, if written twice), or None."""
+    lines = raw.splitlines()
+    found = key_lines(lines, bounds(lines), key)
+    if not found:
+        return None
+    written = lines[found[0]].split(":", 1)[1].strip()
+    try:  # one line: no anchors to expand, no nesting
+        value = yaml.safe_load(written) if written[:1] in ('"', "'") else written
+    except yaml.YAMLError:
+        return written
+    return str(value)
+
+
+def unset_key(raw: str, key: str) -> str:
+    """raw without its top-level `key:` lines (and their values); raw itself when it has none."""
+    lines = raw.splitlines(keepends=True)
+    end = bounds(lines)
+    found = key_lines(lines, end, key)
+    for i in reversed(found):
+        del lines[i : value_end(lines, i, end)]
+        end = bounds(lines)
+    return "".join(lines) if found else raw
+
+
 def set_category(raw: str, category: str) -> str:
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}")

@@ -61,6 +61,7 @@ class Replayed:
     date: str
     message: str
     changes: dict[str, tuple[Entry | None, Entry | None]] = field(default_factory=dict, compare=False)
+    merge: bool = False  # more than one parent (changes are against the first)
 
 
 class Plumbing:
@@ -190,7 +191,7 @@ class Plumbing:
         for record in str(out).split("\x1e")[1:]:
             sha, parents, name, email, date, message, raw = record.split("\x1f", 6)
             first = parents.split()[0] if parents.split() else None
-            commit = Replayed(sha, first, name, email, date, message.rstrip("\n"))
+            commit = Replayed(sha, first, name, email, date, message.rstrip("\n"), merge=len(parents.split()) > 1)
             commit.changes.update(_raw_changes(raw.lstrip("\0\n").split("\0")))
             found.append(commit)
         return found
