@@ -13,6 +13,11 @@ def _sync_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "remote", nargs="?", metavar="REMOTE", help="the remote to sync with (default: the only one)"
     )
+    p.add_argument(
+        "--accept",
+        action="store_true",
+        help="first accept the held changes the last sync listed (made by identities new to this vault)",
+    )
 
 
 @command("sync", "personakit sync", _sync_arguments)
@@ -26,8 +31,40 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from personakit.sync.syncing import sync
 
     kit = open_vault(args, writes=True)
+    if args.accept:
+        from personakit.owner.held import accept_all
+
+        accepted = accept_all(kit)
+        print(
+            "\n".join(["Accepted:", *(f"  {said}" for said in accepted)]) if accepted else "Nothing was held."
+        )
     report = sync(kit, args.remote, interactive=sys.stdin.isatty())
     print("\n".join(report.lines()))
+    return 0
+
+
+def _clone_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("url", metavar="URL", help="the vault's git remote: an ssh or https address, or a path")
+    p.add_argument("path", nargs="?", metavar="PATH", help="where to put it (default: the default vault)")
+
+
+@command("clone", "personakit clone git@github.com:you/personakit-vault.git ~/PersonaKit", _clone_arguments)
+def cmd_clone(args: argparse.Namespace) -> int:
+    """Set up the vault on another device: clone its git remote, check it is a vault, and prepare it.
+
+    Unlike a plain git clone, it checks out the vault's branch even when the remote names none, and
+    writes the vault's git settings (the merge driver, pull.rebase) so a plain git pull merges memory by
+    memory. The identities that committed to the vault so far are trusted on this device: it prints
+    them. Then run: personakit sync."""
+    from personakit.store.files import resolve_vault
+    from personakit.sync.cloning import clone
+
+    root = resolve_vault(args.path or args.vault)
+    done = clone(args.url, root, interactive=sys.stdin.isatty())
+    noun = "memory" if done.memories == 1 else "memories"
+    print(f"Cloned {args.url} into {done.root}: {done.memories} {noun}.")
+    print(f"Trusted on this device (their changes apply at once): {', '.join(done.trusted) or 'nobody yet'}.")
+    print(f"From now on: personakit sync --vault {done.root}")
     return 0
 
 
@@ -46,7 +83,7 @@ def cmd_remote(args: argparse.Namespace) -> int:
     The same as `git remote add` in the vault. Use a private repository: the remote holds every memory,
     restricted ones included."""
     from personakit.store.plumbing import Plumbing
-    from personakit.sync.syncing import SYNCED
+    from personakit.sync.syncing import SYNCED, choose_remote
 
     kit = open_vault(args, writes=args.action == "add")
     git = Plumbing(kit.history)
@@ -60,5 +97,9 @@ def cmd_remote(args: argparse.Namespace) -> int:
     if args.name in git.remotes():
         raise PersonaKitError(f"the vault already has a remote named {args.name!r}; choose another name")
     git.add_remote(args.name, args.url, forget=SYNCED + args.name)
-    print(f"Added {args.name} ({args.url}). Now run: personakit sync")
+    try:
+        plain = choose_remote(git, None)[0] == args.name  # a plain `personakit sync` would use it
+    except PersonaKitError:
+        plain = False
+    print(f"Added {args.name} ({args.url}). Now run: personakit sync" + ("" if plain else f" {args.name}"))
     return 0

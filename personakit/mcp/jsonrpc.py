@@ -11,7 +11,12 @@ SDK's own writer so it can never interleave with another message:
 - a batch (a JSON array): MCP removed batching in its 2025-06-18 revision, so each element gets -32600
   Invalid Request with its id (null when it has none), and an empty array one -32600 with id null;
 - anything else that is not a JSON-RPC 2.0 message (a `jsonrpc` other than "2.0", no method, an id that
-  is neither a string nor an integer, ...): -32600 Invalid Request, with the id when there is a valid one.
+  is neither a string nor an integer, ...): -32600 Invalid Request, with the id when there is a valid one;
+- JSON nested deeper than the checks parse (pydantic stops at 200 levels; Python's own parser raises
+  RecursionError near 1,000, which once ended the server): -32600, id null.
+
+Any line gets an answer or passes on; nothing a line holds can end the server. (A cap on the size of a
+line, where stdin is read, is a separate guard.)
 
 Blank lines are not messages and are skipped. Fd 0 itself is pointed at /dev/null while serving, as the
 SDK does, so a child process (git) can never read the protocol.
@@ -34,6 +39,10 @@ BATCH = (
     "Invalid Request: batches are not supported (MCP removed JSON-RPC batching in its 2025-06-18 "
     "revision); send one message per line"
 )
+
+
+BAD_ID = "Invalid Request: an id must be a string or an integer"
+DEEP = "Invalid Request: the message is nested too deeply"
 
 
 class AnsweredLines:
@@ -60,7 +69,10 @@ class AnsweredLines:
         async for line in self._file:
             if not line.strip():
                 continue
-            errors = malformed(line)
+            try:
+                errors = malformed(line)
+            except Exception:  # whatever a line does to the checks, the server answers and goes on
+                errors = [_error(None, types.INVALID_REQUEST, "Invalid Request: the line could not be read")]
             if errors is None:
                 yield line
                 continue
@@ -73,12 +85,20 @@ class AnsweredLines:
 def malformed(line: str) -> list[types.JSONRPCError] | None:
     """The error answers a line needs, or None when it is a JSON-RPC message the SDK takes."""
     try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception:  # pydantic's ValidationError: decide below which error the spec asks for
-        pass
+        message = None
+    if isinstance(message, types.JSONRPCNotification) and "id" in json.loads(line):
+        # pydantic took a request whose id is an object, a float, a boolean or null for a notification
+        # (extra keys are ignored), which the SDK would never answer. Parsing again is safe: pydantic
+        # bounds the nesting of what it accepts, and notifications are few.
+        return [_error(None, types.INVALID_REQUEST, BAD_ID)]
+    if message is not None:
+        return None
     try:
         value = json.loads(line)
+    except RecursionError:  # valid JSON nested past Python's limit: pydantic refused it at 200 levels
+        return [_error(None, types.INVALID_REQUEST, DEEP)]
     except ValueError:
         return [_error(None, types.PARSE_ERROR, "Parse error: the line is not valid JSON")]
     if isinstance(value, list):

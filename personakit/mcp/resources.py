@@ -38,6 +38,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.resources import FunctionResource
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from personakit.core.masking import PROFILE_MOST_CHARS, masked_names, present_detail, present_profile
 from personakit.core.memory import VISIBLE_STATES, Memory
@@ -63,6 +65,32 @@ class PersonaKitServer(MCPServer[PersonaKit]):
             text = await anyio.to_thread.run_sync(partial(read_profile, kit_of(context), host_of(context)))
             return [ReadResourceContents(content=text, mime_type="text/markdown")]
         return await super().read_resource(uri, context)
+
+    # The SDK answers an unknown prompt or a wrong argument with JSON-RPC code 0, and an unknown tool with
+    # an isError result; the MCP spec asks for -32602 (invalid params) for all three.
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {name}; this server has {GUIDE_NAME}")
+        takes = {a.name for a in prompt.arguments or []}
+        extra = sorted(set(arguments or {}) - takes)
+        if extra:
+            wanted = f"it takes {', '.join(sorted(takes))}" if takes else "it takes none"
+            raise MCPError(INVALID_PARAMS, f"Unexpected argument for {name}: {', '.join(extra)}; {wanted}")
+        missing = sorted(
+            a.name for a in prompt.arguments or [] if a.required and a.name not in (arguments or {})
+        )
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"Missing argument for {name}: {', '.join(missing)}")
+        return await super().get_prompt(name, arguments, context)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if self._tool_manager.get_tool(name) is None:
+            tools = ", ".join(t.name for t in self._tool_manager.list_tools())
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}; this server has {tools}")
+        return await super().call_tool(name, arguments, context)
 
 
 def register(server: MCPServer[PersonaKit], read_only: bool) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -33,6 +33,7 @@ from personakit.owner.corrections import link_lines
 from personakit.owner.people import notes
 from personakit.store.history import Commit
 from personakit.store.index import ALL_WORDS_FIELDS
+from personakit.vault import identities
 from personakit.vault.service import PersonaKit
 
 _SUBJECT = re.compile(
@@ -68,6 +69,8 @@ class Event:
     memory_id: str | None
     subject: str
     sha: str
+    email: str = ""
+    new: bool = False  # an identity this device does not know (vault/identities.py): not the owner's
 
 
 def event(commit: Commit) -> Event:
@@ -79,7 +82,7 @@ def event(commit: Commit) -> Event:
             what = "deleted by hand"
         elif commit.subject.endswith("(by hand)") and "by hand" not in what:
             what += " by hand"  # a decision made in an editor: "approved by hand"
-    return Event(_when(commit.date), commit.author, what, mid, commit.subject, commit.sha)
+    return Event(_when(commit.date), commit.author, what, mid, commit.subject, commit.sha, commit.email)
 
 
 def _when(iso: str) -> datetime:
@@ -121,7 +124,9 @@ def trail(kit: PersonaKit, since: datetime | None = None, limit: int | None = No
     args = ["--full-history"] + ([f"--since={since.isoformat()}"] if since else [])
     if limit:
         args.append(f"--max-count={limit}")
-    return [event(c) for c in kit.history.commits(*args, "--", "memories")]
+    known = identities.known(kit.history) | {identities.ASSISTANT_EMAIL}
+    found = (event(c) for c in kit.history.commits(*args, "--", "memories"))
+    return [replace(e, new=e.email.casefold() not in known) for e in found]
 
 
 def memory_history(kit: PersonaKit, memory: Memory) -> list[Event]:
@@ -182,8 +187,10 @@ def _merged(text: str) -> list[str]:
 
 
 def format_event(e: Event) -> str:
-    """One line of the trail: when, who, and the commit's subject (which names the memory)."""
-    return f"{local(e.when)}  {e.who:<28} {e.subject}"
+    """One line of the trail: when, who, and the commit's subject (which names the memory). An identity
+    new to this vault is named with its address and marked."""
+    who = f"{e.who} (new) <{e.email}>" if e.new else e.who
+    return f"{local(e.when)}  {who:<28} {e.subject}"
 
 
 # -- the read ledger ----------------------------------------------------------------------------------

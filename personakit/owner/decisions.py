@@ -36,6 +36,7 @@ from personakit.owner.corrections import approve_replacement
 from personakit.store.files import plain_name
 from personakit.vault.copies import on_disk
 from personakit.vault.service import PersonaKit
+from personakit.vault.trust import release
 from personakit.vault.writing import Change, write
 
 
@@ -122,7 +123,7 @@ def decide(
     changed. `say` hears what approving a correction did to the memory it replaces."""
     if state not in STATES:
         raise PersonaKitError(f"{state!r} is not a state; use one of {', '.join(STATES)}")
-    edit = partial(set_state, state=state)
+    edit = lambda raw: release(set_state(raw, state))  # noqa: E731 - a decision also ends a hold
     if state == "approved":
         kit.require_writable()
         with kit.files.lock():  # held once: the memory cannot change between the look and the decision

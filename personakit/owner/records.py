@@ -46,6 +46,8 @@ def event_record(event: Event) -> dict[str, Any]:
     return {
         "at": event.when.isoformat(),
         "who": event.who,
+        "email": event.email,
+        "new_identity": event.new,
         "what": event.what,
         "memory": event.memory_id,
         "subject": event.subject,

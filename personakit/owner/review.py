@@ -35,6 +35,7 @@ from personakit.owner.audit import local, who_and_when_lines
 from personakit.owner.corrections import current, likely_clashes, merge, merge_targets, oldest_first
 from personakit.owner.decisions import decide, recategorize
 from personakit.owner.editing import edit_in_editor
+from personakit.owner.held import review_held
 from personakit.owner.pastreview import past_memories, walk_past
 from personakit.vault.service import PersonaKit
 
@@ -62,10 +63,15 @@ class Review:
         self.shown: set[str] = set()  # ids walked as unconfirmed
 
     def run(self) -> int:
-        """Walk the unconfirmed memories, then the decided near-duplicates. 0, or 130 after Ctrl-C (the
-        summary is said either way)."""
+        """Walk the held changes, the unconfirmed memories, then the decided near-duplicates. 0, or 130
+        after Ctrl-C (the summary is said either way)."""
         try:
-            if self._walk_unconfirmed() and self._walk_duplicates():
+            # a stranger's changes first: they wait on the owner (owner/held.py)
+            if (
+                review_held(self.kit, self.key, self.say)
+                and self._walk_unconfirmed()
+                and self._walk_duplicates()
+            ):
                 past = past_memories(self.kit, date.today())
                 if past:
                     walk_past(self.kit, past, self.key, self.say, self.done)

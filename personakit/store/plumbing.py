@@ -133,6 +133,23 @@ class Plumbing:
         self._network("push", "--porcelain", "--no-verify", remote, f"{commit}:refs/heads/{branch}",
                       interactive=interactive)  # fmt: skip
 
+    def remote_head(self, remote: str, interactive: bool) -> tuple[str | None, set[str]]:
+        """The branch the remote's HEAD names (None when it names none) and the branches it has."""
+        out = self._network("ls-remote", "--symref", remote, "HEAD", "refs/heads/*", interactive=interactive)
+        named, branches = None, set()
+        for line in out.splitlines():
+            if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+                named = line[len("ref: refs/heads/") : -len("\tHEAD")]
+            elif "\trefs/heads/" in line:
+                branches.add(line.split("\trefs/heads/", 1)[1])
+        return named, branches
+
+    def point_head(self, bare: str, branch: str) -> None:
+        """Make a bare repository on this machine (a path) name branch as its HEAD, so a clone checks it out."""
+        self.git.execute(
+            ["git", *NO_HOOKS, "--git-dir", bare, "symbolic-ref", "HEAD", f"refs/heads/{branch}"]
+        )
+
     def _network(self, *args: str, interactive: bool) -> str:
         env = {} if interactive else {"GIT_TERMINAL_PROMPT": "0", "GCM_INTERACTIVE": "never"}
         if not interactive and not os.environ.get("GIT_SSH_COMMAND") and not self.config("core.sshCommand"):
@@ -191,7 +208,9 @@ class Plumbing:
         for record in str(out).split("\x1e")[1:]:
             sha, parents, name, email, date, message, raw = record.split("\x1f", 6)
             first = parents.split()[0] if parents.split() else None
-            commit = Replayed(sha, first, name, email, date, message.rstrip("\n"), merge=len(parents.split()) > 1)
+            commit = Replayed(
+                sha, first, name, email, date, message.rstrip("\n"), merge=len(parents.split()) > 1
+            )
             commit.changes.update(_raw_changes(raw.lstrip("\0\n").split("\0")))
             found.append(commit)
         return found

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,9 +34,12 @@ from dataclasses import dataclass, field
 from personakit.core.merging import Note
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.store.plumbing import Plumbing, RemoteFailed
+from personakit.sync.arriving import lost, name_branch, refuse_planted
 from personakit.sync.integration import Integration, SyncStopped
-from personakit.vault.moving import JOURNAL, check_out, memory_path, recover, write_journal
+from personakit.vault import identities
+from personakit.vault.moving import advance, memory_path, recover
 from personakit.vault.service import PersonaKit
+from personakit.vault.trust import Arrival, hold, hold_arrivals, look
 
 log = logging.getLogger("personakit")
 
@@ -52,6 +56,12 @@ class Report:
     brought: int = 0  # files changed here by what came in
     sent: int = 0  # commits of this device's that the remote now has
     notes: list[Note] = field(default_factory=list)
+    arrived: list[Arrival] = field(default_factory=list)  # changes that made a memory more visible
+    advice: list[str] = field(default_factory=list)
+
+    @property
+    def held(self) -> list[Arrival]:
+        return [a for a in self.arrived if a.held]
 
     def lines(self) -> list[str]:
         if not self.brought and not self.sent:
@@ -66,7 +76,20 @@ class Report:
         if notes:
             lines += ["", "Decide again where you want to (personakit show ID has the history):"]
             lines += [f"  {note.sentence()}" for note in notes]
-        return lines
+        applied = [a for a in self.arrived if not a.held]
+        if applied:
+            lines += ["", "Made more visible on another device (personakit show ID has the history):"]
+            lines += [f"  {a.sentence()}" for a in applied]
+        if self.held:
+            strangers = ", ".join(sorted({a.author for a in self.held}))
+            lines += ["", f"Held until you accept them: made more visible by {strangers}, new to this vault:"]
+            lines += [f"  {a.sentence()}" for a in self.held]
+            lines += [
+                "Assistants see each as kept. Read them; then accept them all with: personakit sync --accept",
+                "(or one by one in: personakit review). Did you not expect them? See docs/sync.md, 'Who may "
+                "change what'.",
+            ]
+        return lines + (["", *self.advice] if self.advice else [])
 
 
 def sync(
@@ -102,6 +125,10 @@ def sync(
                         "with the next sync"
                     ) from None
                 report.sent += git.count(incoming, tip)
+                if incoming is None:  # this sync made the branch there: can a clone check it out?
+                    report.advice += name_branch(git, name, branch, interactive)
+                    url = git.remotes().get(name, "")
+                    report.advice.append(f"On your next device: personakit clone {shlex.quote(_shown(url))}")
                 if git.config(f"branch.{git.branch()}.remote") is None:
                     git.set_config(f"branch.{git.branch()}.remote", name)  # so a plain `git pull` works too
                     git.set_config(f"branch.{git.branch()}.merge", f"refs/heads/{branch}")
@@ -186,6 +213,7 @@ def _integrate(kit: PersonaKit, git: Plumbing, incoming: str | None, report: Rep
         if trouble:
             raise PersonaKitError(f"{trouble}. Nothing was synced")
         recover(kit)  # a killed sync is finished first
+        hold_arrivals(kit)  # then what a plain git pull brought since this device last looked
         dirty = kit.history.changed()  # one look at the whole vault (a full intake pass costs more at 10k)
         edited = [p.removeprefix("memories/") for p in dirty if memory_path(p)]
         if edited:
@@ -196,14 +224,24 @@ def _integrate(kit: PersonaKit, git: Plumbing, incoming: str | None, report: Rep
             raise PersonaKitError("the vault has no commit yet; run personakit init")
         if incoming is None or incoming == head or git.is_ancestor(incoming, head):
             return head
+        refuse_planted(git, report.remote, head, incoming)
         base = git.merge_base(head, incoming)
         if base == head:
             tip, notes = incoming, []
         else:
             outcome = Integration(git, base, head, incoming).build()
             tip, notes = outcome.tip, outcome.notes
-        report.brought += move(kit, git, head, tip, dirty)
+        arrived = look(git, head, tip, identities.known(kit.history))  # who made what more visible
+        tip = hold(git, tip, arrived)  # a stranger's, held: on top, so the files land held
+        notes += lost(git, head, incoming)
+        identities.mark_checked(kit.history, tip)
+        try:
+            report.brought += move(kit, git, head, tip, dirty)
+        except BaseException:
+            identities.mark_checked(kit.history, head)
+            raise
         report.notes += notes
+        report.arrived += arrived
         return tip
 
 
@@ -216,19 +254,11 @@ def move(kit: PersonaKit, git: Plumbing, old: str, new: str, uncommitted: set[st
             f"{dirty[0]} has changes of yours that are not committed, and the sync would replace it; commit "
             f"or undo them (git -C {kit.root} status), then sync again. Nothing was changed"
         )
-    journal = kit.files.state / JOURNAL
-    write_journal(journal, old, new)
-    try:
-        check_out(kit.files, git, new, changes)
-        if not git.move_ref("HEAD", new, old, "personakit sync: " + new[:12]):
-            raise SyncStopped("the vault's HEAD moved during the sync (a git command run at the same time?)")
-    except BaseException as error:
-        check_out(kit.files, git, old, {p: (n, o) for p, (o, n) in changes.items()})
-        journal.unlink(missing_ok=True)
-        if isinstance(error, SyncStopped):
-            raise SyncStopped(f"{error}; nothing was changed: run personakit sync again") from None
-        raise
-    journal.unlink(missing_ok=True)
+    if advance(kit, git, old, new) is None:
+        raise SyncStopped(
+            "the vault's HEAD moved during the sync (a git command run at the same time?); nothing was changed: "
+            "run personakit sync again"
+        )
     names = [p.removeprefix("memories/") for p in changes if memory_path(p)]
     if names:
         kit.sync(names)  # this process's index; the files are committed already, so git sees them clean

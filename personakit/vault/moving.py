@@ -44,15 +44,18 @@ def check_out(
         elif durable and memory_path(path) and new[0] == "100644":
             files.write(path.removeprefix("memories/"), git.blob(new[1]).decode("utf-8"))
         else:
-            _put(files.root / path, git.blob(new[1]), executable=new[0] == "100755", durable=durable)
+            _put(files, path, git.blob(new[1]), executable=new[0] == "100755", durable=durable)
     if not durable:
         os.sync()
     git.stage({path: new for path, (_, new) in changes.items()})
 
 
-def _put(path: Path, data: bytes, executable: bool, durable: bool) -> None:
+def _put(files: VaultFiles, name: str, data: bytes, executable: bool, durable: bool) -> None:
+    """Write one file whole. The temporary file is made in .personakit/tmp (the same disk), where the next
+    start clears what a kill left, never beside the file, where it would look like a file of the owner's."""
+    path = files.root / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".personakit-sync-")
+    fd, tmp = tempfile.mkstemp(dir=files.ensure_state_dir() / "tmp", prefix="write-sync-")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -64,6 +67,28 @@ def _put(path: Path, data: bytes, executable: bool, durable: bool) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def advance(
+    kit: Vault, git: Plumbing, old: str, new: str
+) -> dict[str, tuple[Entry | None, Entry | None]] | None:
+    """Move the vault (files, git's index, HEAD) from commit old to new, journaled so that a kill at any
+    instant is finished by `recover`. The files changed; None when HEAD moved meanwhile (then nothing
+    changed: the files are put back). Callers hold the vault lock."""
+    changes = git.changes(old, new)
+    journal = kit.files.state / JOURNAL
+    write_journal(journal, old, new)
+    try:
+        check_out(kit.files, git, new, changes)
+        if git.move_ref("HEAD", new, old, "personakit: " + new[:12]):
+            return changes
+        check_out(kit.files, git, old, {p: (n, o) for p, (o, n) in changes.items()})
+        return None
+    except BaseException:
+        check_out(kit.files, git, old, {p: (n, o) for p, (o, n) in changes.items()})
+        raise
+    finally:
+        journal.unlink(missing_ok=True)
 
 
 def recover(kit: Vault) -> None:

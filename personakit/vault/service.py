@@ -56,6 +56,7 @@ from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
 from personakit.vault.state import Vault
+from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
 
 log = logging.getLogger("personakit")
@@ -138,6 +139,8 @@ class PersonaKit(Vault):
             if self.writable:
                 self.files.clear_tmp()  # a killed writer's leftovers: no write runs while we hold the lock
                 bring_up_to_date(self)  # an older PersonaKit's vault: git's index format, .gitignore
+                recover(self)  # a killed sync is finished, then what a pull brought is looked at: before
+                hold_arrivals(self)  # any read, a stranger's approval is held (vault/trust.py)
             fresh = self.index.open()
         if watch:
             self._watcher = Watcher(self.files.memories, self.sync)
@@ -193,6 +196,7 @@ class PersonaKit(Vault):
         """Take in changes to the named files (None: every file): see `personakit.vault.intake`."""
         if commit:
             recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
+            hold_arrivals(self)  # a git pull's commits: a stranger's approvals are held before intake
         take_in(self, names, commit)
 
     def wait_until_synced(self) -> None:

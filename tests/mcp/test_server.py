@@ -14,6 +14,7 @@ from pathlib import Path
 import anyio
 import jsonschema
 import pytest
+from mcp.shared.exceptions import MCPError
 from git import Repo
 
 from personakit.core.memory import memory_id
@@ -518,8 +519,9 @@ async def test_read_only_offers_only_read(vault: Path) -> None:
     async with connect(vault, "--read-only") as session:
         tools = [t.name for t in (await session.list_tools()).tools]
         assert tools == [READ]
-        result = await session.call_tool(PROPOSE, {"text": "x", "quote": "y", "category": "tools"})
-        assert result.is_error
+        with pytest.raises(MCPError) as unknown:  # the spec's answer for a tool the server does not have
+            await session.call_tool(PROPOSE, {"text": "x", "quote": "y", "category": "tools"})
+        assert unknown.value.code == -32602
     assert list((vault / "memories").glob("*.md")) == []
 
 

@@ -43,6 +43,14 @@ def trust(history: History, emails: set[str]) -> None:
         history.git.config("--add", KEY, email)
 
 
+def looked(history: History) -> tuple[str | None, str | None]:
+    """HEAD, and the commit this device last looked at (one git command: this runs before every intake)."""
+    out = str(history.git.rev_parse("HEAD", CHECKED, with_exceptions=False)).split()
+    shas = [s for s in out if len(s) == 40 and all(c in "0123456789abcdef" for c in s)]
+    head = shas[0] if shas and out and out[0] == shas[0] else None
+    return head, (shas[1] if head and len(shas) > 1 else None)
+
+
 def checked(history: History) -> str | None:
     try:
         return str(history.git.rev_parse("--verify", "-q", f"{CHECKED}^{{commit}}")).strip() or None

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from owner import cli, propose
 
-from devices import TEA, Device, bare_remote, clone, first_device, git, laptop_and_desktop
 from personakit.core.merging import Note
+
+from devices import TEA, Device, bare_remote, clone, first_device, git, laptop_and_desktop
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -50,7 +51,7 @@ def test_personakit_clone_checks_out_the_vault_and_installs_the_merge_driver(
     code, out, err = cli(capsys, "clone", str(bare), str(desk))
     assert code == 0, err
     assert [p.name for p in (desk / "memories").glob("*.md")] == ["drinks-green-tea.md"]
-    assert "personakit.driver" in git(desk, "config", "merge.personakit.driver")
+    assert "driver %O %A %B %P" in git(desk, "config", "merge.personakit.driver")
     assert git(desk, "config", "pull.rebase").strip() == "false"
     assert str(desk) in out and "1 memory" in out
     code, _, err = cli(capsys, "clone", str(bare), str(desk))
@@ -78,7 +79,10 @@ def test_a_plain_git_pull_with_git_defaults_merges_through_the_driver(devices: t
     desktop.propose("Walks the dog at seven")  # both devices changed: the pull must merge
     done = subprocess.run(["git", "-C", str(desktop.root), "pull", "-q"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert {text for _, text in desktop.memories().values()} >= {"Works in Go and Python", "Walks the dog at seven"}
+    assert {text for _, text in desktop.memories().values()} >= {
+        "Works in Go and Python",
+        "Walks the dog at seven",
+    }
     for device in (laptop, desktop):
         assert git(device.root, "config", "pull.rebase").strip() == "false"
 
@@ -104,16 +108,24 @@ def test_the_device_whose_decision_lost_is_told(devices: tuple[Device, Device]) 
 
 def test_forgotten_and_changed_says_where_each_happened() -> None:
     here = Note("kept", "m_0123456789ab", "Tea", here="changed", there="forgotten", kept="changed")
-    assert here.sentence() == 'm_0123456789ab "Tea": forgotten on the other device, changed on this one; the change was kept'
+    assert (
+        here.sentence()
+        == 'm_0123456789ab "Tea": forgotten on the other device, changed on this one; the change was kept'
+    )
     there = Note("kept", "m_0123456789ab", "Tea", here="forgotten", there="changed", kept="changed")
-    assert there.sentence() == 'm_0123456789ab "Tea": forgotten on this device, changed on the other; the change was kept'
+    assert (
+        there.sentence()
+        == 'm_0123456789ab "Tea": forgotten on this device, changed on the other; the change was kept'
+    )
 
 
 def test_remote_add_names_the_remote_to_sync_with(vault: Path, tmp_path: Path, capsys: Capsys) -> None:
     first = bare_remote(tmp_path, "first.git")
     code, out, _ = cli(capsys, "remote", "add", "origin", str(first), "--vault", str(vault))
     assert out.strip().endswith("Now run: personakit sync")
-    code, out, _ = cli(capsys, "remote", "add", "usb", str(bare_remote(tmp_path, "usb.git")), "--vault", str(vault))
+    code, out, _ = cli(
+        capsys, "remote", "add", "usb", str(bare_remote(tmp_path, "usb.git")), "--vault", str(vault)
+    )
     assert code == 0 and out.strip().endswith("Now run: personakit sync usb")
 
 
@@ -145,4 +157,4 @@ def test_a_clone_made_with_git_gets_the_vault_config_at_first_start(tmp_path: Pa
     finally:
         desk.close()
     Device(desk.root).close()  # every start writes them again
-    assert "personakit.driver" in git(desk.root, "config", "merge.personakit.driver")
+    assert "driver %O %A %B %P" in git(desk.root, "config", "merge.personakit.driver")

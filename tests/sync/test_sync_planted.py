@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from owner import cli
 
-from devices import Device, clone, git, laptop_and_desktop
 from personakit.errors import PersonaKitError
+
+from devices import Device, clone, git, laptop_and_desktop
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -94,9 +95,11 @@ def test_every_start_restores_the_merge_driver_a_plain_pull_replaced(
     attacker(tmp_path, attributes)
     laptop.close()
     git(laptop.root, "pull", "-q", "--no-rebase")  # the owner's own pull takes what sync refuses
-    assert "union" in git(laptop.root, "check-attr", "merge", "memories/x.md")
+    assert "merge=union" in (laptop.root / ".gitattributes").read_text()
     Device(laptop.root).close()
-    assert git(laptop.root, "check-attr", "merge", "memories/x.md").strip() == "memories/x.md: merge: personakit"
+    assert (
+        git(laptop.root, "check-attr", "merge", "memories/x.md").strip() == "memories/x.md: merge: personakit"
+    )
 
 
 def test_a_killed_syncs_leftover_is_removed_and_never_advised_for_committing(

@@ -24,6 +24,7 @@ one by a stranger is read against its first parent, like any other commit.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, replace
 
 from personakit.core.memory import (
@@ -36,6 +37,11 @@ from personakit.core.memory import (
     unset_key,
 )
 from personakit.store.plumbing import Entry, Plumbing
+from personakit.vault import identities
+from personakit.vault.moving import advance
+from personakit.vault.state import Vault
+
+log = logging.getLogger("personakit")
 
 HELD = "held"
 VISIBILITY = {"approved": 2, "unconfirmed": 1, "rejected": 0, "restricted": 0}
@@ -164,3 +170,36 @@ def hold(git: Plumbing, tip: str, arrivals: list[Arrival]) -> str:
 def release(raw: str) -> str:
     """A memory file's text without its hold (what any decision does)."""
     return unset_key(raw, HELD)
+
+
+def hold_arrivals(kit: Vault) -> list[Arrival]:
+    """Under the vault lock: look at the commits that moved HEAD since this device last looked (a plain
+    `git pull`, a merge) and hold what a stranger made more visible, before anything is read or indexed.
+    Cheap when nothing moved: one git command."""
+    if not kit.writable:
+        return []
+    with kit.files.lock():
+        head, since = identities.looked(kit.history)
+        if head is None or head == since:
+            return []
+        git = Plumbing(kit.history)
+        try:
+            if since is None or not git.is_ancestor(since, head):
+                if since is None:  # a clone PersonaKit never opened: it trusts what it was cloned from
+                    identities.first_look(kit.history, head)
+                    return []
+                since = git.merge_base(
+                    since, head
+                )  # history rewritten under it (a reset): from where both agree
+            arrivals = look(git, since, head, identities.known(kit.history))
+            tip = hold(git, head, arrivals)
+            identities.mark_checked(kit.history, tip)  # first: the move below takes in its own files
+            if tip != head and advance(kit, git, head, tip) is None:
+                identities.mark_checked(kit.history, since or head)
+                return []  # HEAD moved meanwhile: look again next time
+        finally:
+            git.close()
+    for arrival in arrivals:
+        if arrival.held:
+            log.warning("held: %s (personakit review, or personakit sync --accept)", arrival.sentence())
+    return arrivals
