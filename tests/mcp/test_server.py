@@ -14,8 +14,8 @@ from pathlib import Path
 import anyio
 import jsonschema
 import pytest
-from mcp.shared.exceptions import MCPError
 from git import Repo
+from mcp.shared.exceptions import MCPError
 
 from personakit.core.memory import memory_id
 from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE

@@ -140,7 +140,7 @@ def test_show_lists_the_other_devices_decision_and_fits_its_column(
     desktop.sync()
     laptop.sync()
     laptop.close()
-    code, out, _ = cli(capsys, "show", mid, "--vault", str(laptop.root))
+    _, out, _ = cli(capsys, "show", mid, "--vault", str(laptop.root))
     history = out.split("history (git, oldest first):\n")[1].split("last read")[0].splitlines()
     assert any("restricted on one device, approved on the other" in line for line in history), history
     whens = [line for line in history if not line.startswith("      ")]

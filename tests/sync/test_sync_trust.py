@@ -119,7 +119,7 @@ def test_a_plain_git_pull_is_held_too(devices: tuple[Device, Device], tmp_path: 
     laptop.close()
     git(laptop.root, "pull", "-q", "--no-rebase")  # no personakit sync at all
     assert parse_memory((laptop.root / "memories" / laptop.name_of(tea)).read_text()).state == "approved"
-    code, out, _ = cli(
+    code, _, _ = cli(
         capsys, "search", "green tea morning code snippet uploaded backup", "--vault", str(laptop.root)
     )
     assert code == 0
