@@ -81,14 +81,17 @@ def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Ar
     """The changes in since..tip that made a memory more visible, oldest first; held when a stranger
     made them and nothing the owner trusts decided the memory since."""
     trusted: dict[str, Seen] = {}  # id -> what the last trusted change (or since) left
+    origin: dict[str, Seen | None] = {}  # id -> what it was at since (None: it is new)
     pending: dict[str, Arrival] = {}
-    applied: list[Arrival] = []
+    applied: dict[str, Arrival] = {}  # the last trusted change that loosened each, reported if it still does
     for commit in git.commits(since, tip):
         stranger = commit.email.casefold() not in known
         if commit.merge and not stranger:
             continue
         before, after = _sides(git, commit.changes)
         author = f"{commit.author} <{commit.email}>"
+        for mid in before.keys() | after.keys():
+            origin.setdefault(mid, before.get(mid))
         for mid, (memory, now, path) in after.items():
             old = before.get(mid)
             base = trusted.get(mid, old)
@@ -102,14 +105,18 @@ def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Ar
                 pending[mid] = replace(pending[mid], path=path, text=memory.text)
             else:  # a decision the owner trusts, or a stranger's that loosens nothing: applies at once
                 if looser:
-                    applied.append(Arrival(mid, memory.text, base[0] if base else None, now[0], author,
-                                           commit.sha, path))  # fmt: skip
+                    applied[mid] = Arrival(mid, memory.text, None, now[0], author, commit.sha, path)
                 trusted[mid] = now
                 pending.pop(mid, None)
         for mid in before.keys() - after.keys():  # forgotten (or renamed: then it is in after)
             trusted.pop(mid, None)
             pending.pop(mid, None)
-    return applied + list(pending.values())
+    told = []
+    for mid, arrival in applied.items():  # what this device had at since, against what it has now
+        was, now = origin.get(mid), trusted.get(mid)
+        if mid not in pending and now is not None and now[0] == arrival.now and _looser(was, now):
+            told.append(replace(arrival, was=was[0] if was else None))
+    return told + list(pending.values())
 
 
 def _looser(base: Seen | None, now: Seen) -> bool:

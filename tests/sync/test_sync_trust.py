@@ -8,9 +8,12 @@ author, held at the more private state, and served as such until the owner accep
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 from owner import cli
 
@@ -194,3 +197,32 @@ def test_a_stranger_cannot_forge_a_hold_for_accept_to_approve(
     laptop.sync()
     accept_all(laptop.kit)
     assert laptop.memories()[tea][0] == "restricted"
+
+
+def test_review_asks_about_each_held_change_first(devices: tuple[Device, Device], tmp_path: Path) -> None:
+    laptop, _ = devices
+    tea, evil = attack(laptop, tmp_path)
+    laptop.sync()
+    laptop.close()
+    environment = {k: v for k, v in os.environ.items() if k not in ("EDITOR", "VISUAL")}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "personakit", "review", "--vault", str(laptop.root)],
+        env=environment, encoding="utf-8", timeout=30, dimensions=(50, 300),
+    )  # fmt: skip
+    child.expect("2 held")
+    child.expect(rf"{tea} .*approved by Mallory <mallory@evil.example>; held restricted")
+    child.expect("q quit: ")
+    child.send("n")
+    child.expect("kept held")
+    child.expect(rf"{evil} .*; held unconfirmed")
+    child.expect("q quit: ")
+    child.send("y")
+    child.expect("accepted: approved")
+    child.expect("Nothing to review")  # then the unconfirmed ones, as ever: none is left
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    states = {mid: state for mid, (state, _) in Device(laptop.root).memories().items()}
+    assert states[tea] == "restricted" and states[evil] == "approved"
+    assert git(laptop.root, "log", "-1", "--format=%s").startswith(f"accept {evil}: ")
+    assert "mallory@evil.example" in git(laptop.root, "config", "--get-all", "personakit.known")
