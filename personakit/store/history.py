@@ -204,7 +204,7 @@ class History:
                         raise  # not a race: git could not move HEAD at all (a held ref lock, say)
                     time.sleep(0.01)  # HEAD moved under us (someone committed by hand): build on the new HEAD
                     continue
-                trees.landed(commit, tree)
+                trees.landed(commit, tree, head)
                 break
             else:
                 raise PersonaKitError("could not commit: the vault's HEAD kept moving; try again")

@@ -112,8 +112,11 @@ def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Ar
             trusted.pop(mid, None)
             pending.pop(mid, None)
     told = []
+    had = git.tree(since) if applied and since else {}
     for mid, arrival in applied.items():  # what this device had at since, against what it has now
-        was, now = origin.get(mid), trusted.get(mid)
+        found = _read(git, arrival.path, had.get(arrival.path))
+        was = (found[0].state, key_value(found[1], HELD)) if found and found[0].id == mid else origin.get(mid)
+        now = trusted.get(mid)
         if mid not in pending and now is not None and now[0] == arrival.now and _looser(was, now):
             told.append(replace(arrival, was=was[0] if was else None))
     return told + list(pending.values())
@@ -174,6 +177,18 @@ def hold(git: Plumbing, tip: str, arrivals: list[Arrival]) -> str:
     return tip
 
 
+def _own(made: dict[str, str | None], head: str, since: str) -> bool:
+    """Is every commit from since to head one this process made (each the parent of the next)?"""
+    at: str | None = head
+    for _ in range(len(made) + 1):
+        if at == since:
+            return True
+        if at not in made:
+            return False
+        at = made[at]
+    return False
+
+
 def release(raw: str) -> str:
     """A memory file's text without its hold (what any decision does)."""
     return unset_key(raw, HELD)
@@ -189,18 +204,24 @@ def hold_arrivals(kit: Vault) -> list[Arrival]:
         head, since = identities.looked(kit.history)
         if head is None or head == since:
             return []
+        made = kit.history.trees().made  # the commits this process made
+        if since is not None and _own(made, head, since):
+            if len(made) > 1000:  # only this process's commits since: nothing to look at, and no git
+                identities.mark_checked(kit.history, head)  # command until many have piled up
+                made.clear()
+            return []
         git = Plumbing(kit.history)
         try:
             if since is None or not git.is_ancestor(since, head):
                 if since is None:  # a clone PersonaKit never opened: it trusts what it was cloned from
                     identities.first_look(kit.history, head)
                     return []
-                since = git.merge_base(
-                    since, head
-                )  # history rewritten under it (a reset): from where both agree
+                # history rewritten under it (a reset): look from where both agree
+                since = git.merge_base(since, head)
             arrivals = look(git, since, head, identities.known(kit.history))
             tip = hold(git, head, arrivals)
             identities.mark_checked(kit.history, tip)  # first: the move below takes in its own files
+            made.clear()
             if tip != head and advance(kit, git, head, tip) is None:
                 identities.mark_checked(kit.history, since or head)
                 return []  # HEAD moved meanwhile: look again next time

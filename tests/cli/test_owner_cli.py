@@ -196,7 +196,7 @@ def test_json_for_scripts_on_list_show_search_and_log(vault: Path) -> None:
     assert [e["what"] for e in shown["history"]] == ["proposed", "approved"]
     assert shown["history"][1]["who"] == "Test Owner" and shown["last_read"]["host"] == "claude-desktop"
     log = json.loads(pk(vault, "log", "--json").stdout)
-    assert set(log[0]) == {"at", "who", "what", "memory", "subject", "commit"}
+    assert set(log[0]) == {"at", "who", "email", "new_identity", "what", "memory", "subject", "commit"}
     assert (log[0]["what"], log[0]["memory"]) == ("approved", tea) and log[-1]["what"] == "commit"
     reads = json.loads(pk(vault, "log", "--reads", "--json").stdout)
     assert reads == [

@@ -112,6 +112,7 @@ class Trees:
         self.tree: str | None = None
         self._folders: dict[str, list[bytes]] = {}
         self._known = False
+        self.made: dict[str, str | None] = {}  # commit -> parent, each this process landed (vault/trust.py)
 
     @property
     def known(self) -> bool:
@@ -128,9 +129,10 @@ class Trees:
         self._known = False
         self._folders = {}
 
-    def landed(self, commit: str, tree: str) -> None:
-        """The trees as last changed are now those of commit."""
+    def landed(self, commit: str, tree: str, parent: str | None = None) -> None:
+        """The trees as last changed are now those of commit (made on parent, by this process)."""
         self.commit, self.tree = commit, tree
+        self.made[commit] = parent
 
     def apply(self, changes: dict[str, Change], later: list[tuple[bytes, bytes]] | None = None) -> str:
         """Change the kept trees by changes (vault path -> new entry) and write every tree that changed
