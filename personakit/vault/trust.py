@@ -115,7 +115,9 @@ def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Ar
     had = git.tree(since) if applied and since else {}
     for mid, arrival in applied.items():  # what this device had at since, against what it has now
         found = _read(git, arrival.path, had.get(arrival.path))
-        was = (found[0].state, key_value(found[1], HELD)) if found and found[0].id == mid else origin.get(mid)
+        was: Seen | None = origin.get(mid)
+        if found is not None and found[0].id == mid:
+            was = (found[0].state, key_value(found[1], HELD))
         now = trusted.get(mid)
         if mid not in pending and now is not None and now[0] == arrival.now and _looser(was, now):
             told.append(replace(arrival, was=was[0] if was else None))
