@@ -118,8 +118,8 @@ def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Ar
         was: Seen | None = origin.get(mid)
         if found is not None and found[0].id == mid:
             was = (found[0].state, key_value(found[1], HELD))
-        now = trusted.get(mid)
-        if mid not in pending and now is not None and now[0] == arrival.now and _looser(was, now):
+        final = trusted.get(mid)
+        if mid not in pending and final is not None and final[0] == arrival.now and _looser(was, final):
             told.append(replace(arrival, was=was[0] if was else None))
     return told + list(pending.values())
 
