@@ -1,12 +1,13 @@
 """Accepting what another device's stranger changed: the owner's side of `vault/trust.py`.
 
 A held memory's file says what the stranger's version had, on one front-matter line:
-`held: "approved by Mallory <mallory@evil.example> (1a2b3c4d5e6f)"`. Accepting it is the owner's decision:
-one commit, `accept m_x: text (approved, from Mallory <mallory@evil.example>)`, that gives the memory that
-state and drops the line; the identity becomes one this device knows (`vault/identities.py`), so its later
+`held: "approved by Mallory <mallory@evil.example> (1a2b3c4d5e6f), kept restricted"`. Accepting it is
+the owner's decision: one commit, `accept m_x: text (approved, from Mallory <mallory@evil.example>)`,
+that gives the memory that state and drops the line; the identity becomes one this device knows (`vault/identities.py`), so its later
 changes apply at once. `personakit sync --accept` accepts every held memory (after the owner read the
 list the previous sync printed); `personakit review` asks about each first. Any other decision on the
-memory (approve, reject, restrict) ends the hold as well, without trusting anyone.
+memory (approve, reject, restrict) ends the hold as well, without trusting anyone; one made by hand in
+the file leaves the line, whose `kept` state then no longer matches: such a hold is stale, and skipped.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from personakit.vault.service import PersonaKit
 from personakit.vault.trust import HELD, release
 from personakit.vault.writing import write
 
-_LINE = re.compile(r"^(?P<state>[a-z]+) by (?P<who>.*<(?P<email>[^<>]*)>) \((?P<commit>[0-9a-f]+)\)$")
+_LINE = re.compile(
+    r"^(?P<state>[a-z]+) by (?P<who>.*<(?P<email>[^<>]*)>) \((?P<commit>[0-9a-f]+)\), kept (?P<kept>[a-z]+)$"
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ def held(kit: PersonaKit) -> list[Held]:
         except (InvalidMemory, OSError, UnicodeError):
             continue
         parsed = _LINE.match(line or "")
-        if parsed and parsed["state"] in STATES:
+        if parsed and parsed["state"] in STATES and parsed["kept"] == memory.state:  # else decided since
             found.append(Held(memory, parsed["state"], parsed["who"], parsed["email"]))
     return found
 

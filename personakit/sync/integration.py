@@ -265,5 +265,7 @@ def _summary(note: Note) -> str:
     if note.kind == "texts":
         return f"text edited on both devices: the other device's text is now {note.second}"
     if note.kind == "kept":
-        return f"forgotten on {'this' if note.here == 'forgotten' else 'the other'} device, changed on the other: kept"
+        if note.here == "forgotten":
+            return "forgotten here, changed on the other device: kept"
+        return "changed here, forgotten on the other device: kept"
     return f"category {note.here} here, {note.there} on the other device: kept {note.kept}"

@@ -3,12 +3,13 @@
 A change that makes a memory more visible to assistants (an approval; a restricted or rejected memory
 made unconfirmed or approved; a new memory arriving approved) may arrive from the remote, through
 `personakit sync` or a plain `git pull`. Every such change is reported with its commit's author. When
-the author is not an identity this device knows (`store.identities`: not this device's own, not in the
+the author is not an identity this device knows (`vault.identities`: not this device's own, not in the
 vault's history when PersonaKit first looked, not accepted by the owner since), the change is *held*: a
 commit of the owner's, `hold m_x: text (...)`, puts the memory back in the state it had (a new memory:
 unconfirmed, as a proposal would be) and records what the stranger's version said in the front-matter
-line `held: approved by Mallory <mallory@evil.example> (1a2b3c4d5e6f)`. Reads, resources and the profile
-read the file, so they serve the held state with no rule of their own, on every device the hold reaches.
+line `held: approved by Mallory <mallory@evil.example> (1a2b3c4d5e6f), kept restricted`. Reads,
+resources and the profile read the file, so they serve the held state with no rule of their own, on
+every device the hold reaches.
 The owner accepts it in `personakit review` or with `personakit sync --accept` (`owner.held`); any
 decision on the memory ends the hold too.
 
@@ -74,7 +75,9 @@ class Arrival:
 
 
 def held_line(arrival: Arrival) -> str:
-    return f"{arrival.now} by {arrival.author} ({arrival.commit[:12]})"
+    """What the `held:` line says: the stranger's state, who, which commit, and the state kept (a decision
+    taken by hand since, which leaves the line, makes the hold stale: accepting skips it)."""
+    return f"{arrival.now} by {arrival.author} ({arrival.commit[:12]}), kept {arrival.kept}"
 
 
 def look(git: Plumbing, since: str | None, tip: str, known: set[str]) -> list[Arrival]:
