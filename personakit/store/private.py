@@ -74,7 +74,8 @@ def tighten(root: Path) -> None:
     git = root / ".git"
     if git.is_dir() and not git.is_symlink():
         for path in _walk(git, skip=() if git_was_open else ("objects",)):
-            _private(path)
+            if not path.name.endswith(".lock"):  # another program's lock (index.lock, a ref's) is its holder's
+                _private(path)
 
 
 def loose(root: Path) -> dict[str, list[str]]:
@@ -103,8 +104,6 @@ def _walk(top: Path, skip: tuple[str, ...] = ()) -> Iterator[Path]:
         return
     for entry in entries:
         path = Path(entry.path)
-        if entry.name.endswith(".lock"):
-            continue  # another program's lock (git's index.lock, a ref's): its holder's, never ours to change
         yield path
         if entry.is_dir(follow_symlinks=False) and entry.name not in skip:
             yield from _walk(path)
