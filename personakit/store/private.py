@@ -74,7 +74,7 @@ def tighten(root: Path) -> None:
     git = root / ".git"
     if git.is_dir() and not git.is_symlink():
         for path in _walk(git, skip=() if git_was_open else ("objects",)):
-            if not path.name.endswith(".lock"):  # another program's lock (index.lock, a ref's) is its holder's
+            if not path.name.endswith(".lock"):  # another program's lock (index.lock, a ref's): its holder's
                 _private(path)
 
 

@@ -20,7 +20,8 @@ import os
 import re
 from pathlib import Path
 
-from personakit.store.history import FALLBACK_EMAIL, GitError, History
+from personakit.store.history import GitError, History
+from personakit.store.objects.commits import FALLBACK_EMAIL
 
 KEY = "personakit.known"
 CHECKED = "refs/personakit/checked"  # the commit up to which this device has looked at who changed what
@@ -41,8 +42,7 @@ def known(history: History) -> set[str]:
     except GitError:
         listed = ""
     found = {line.strip().casefold() for line in listed.splitlines() if line.strip()}
-    own = history.identity()
-    found.add((own[1] if own else FALLBACK_EMAIL).casefold())
+    found.add((history.configured()[1] or FALLBACK_EMAIL).casefold())  # whatever this device commits as
     found.discard(ASSISTANT_EMAIL)
     _KNOWN[history.root] = (stamp, found)
     return set(found)
