@@ -121,7 +121,17 @@ def checked(history: History) -> str | None:
 
 
 def mark_checked(history: History, commit: str) -> None:
-    history.git.update_ref("-m", "personakit: looked at who changed what", CHECKED, commit)
+    """Record commit as looked at: a loose ref file written whole, as git writes one (no git process:
+    this runs at start and after each look); through git when the repository keeps refs otherwise."""
+    common = history.dirs()[1]
+    if (common / "reftable").exists() or not _SHA.fullmatch(commit):
+        history.git.update_ref("-m", "personakit: looked at who changed what", CHECKED, commit)
+        return
+    path = common / CHECKED
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # never `.lock`: that name is git's to take
+    tmp.write_text(commit + "\n", encoding="ascii")
+    os.replace(tmp, path)
 
 
 def first_look(history: History, head: str) -> None:
