@@ -40,11 +40,12 @@ from personakit.core.people import check_about, expand
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose
 from personakit.core.when import check_day, is_past
+from personakit.core.withholding import counted_words, shares
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault
 from personakit.store.files import VaultFiles, resolve_vault
 from personakit.store.history import History
-from personakit.store.ledger import Ledger
+from personakit.store.ledger import AskedWords, Ledger
 from personakit.store.packing import maybe_pack
 from personakit.store.private import private_umask, refuse_outside, tighten
 from personakit.store.watcher import Watcher
@@ -121,6 +122,7 @@ class PersonaKit(Vault):
         if not self.writable:
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
         self.ledger = Ledger(self.files.state)
+        self.asked = AskedWords(self.files.state if self.writable else None)  # see core.withholding
         self.people = PeopleNotes(self.root)  # read at each question: an alias counts at the next read
         self._watcher: Watcher | None = None
         self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
@@ -215,6 +217,10 @@ class PersonaKit(Vault):
         terms += expand(terms, self.people.all())  # "my sister": the words of Carla, whose alias it is
         today = date.today()  # the owner's day, for what is past
         found = meaning.expand(terms)  # the question's words, the words that count as them, near words
+        # The words that may make a restricted memory count: few a question, few new ones a day, each
+        # with the words that count as it (core.withholding).
+        admitted = set(self.asked.admit(counted_words(terms), spend=record))
+        counted = [word for group in found.classes if admitted.intersection(group) for word in group]
         near = [word for _, word in found.near]
         wanted = limit
         # A few more candidates when files changed state on disk since they were indexed, or when past
@@ -228,14 +234,14 @@ class PersonaKit(Vault):
                     continue
                 if memory.state in VISIBLE_STATES:
                     matches.append(Match(memory, hit.shared, hit.fine))
-                elif memory.state == "restricted":
+                elif memory.state == "restricted" and shares(memory.text, memory.evidence, counted):
                     withheld.add(memory.id)
             current = sum(1 for m in matches if not is_past(m.memory.until, today))
             if current >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
         approved = self._fill(len(matches), today, found, near) if len(matches) < FILL_TO else []
-        count = self.indexed(lambda: self.index.count_restricted(found.counted, withheld))
+        count = self.indexed(lambda: self.index.count_restricted(counted, withheld))
         result = compose(_unique(matches), approved, count, limit, today)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]

@@ -17,6 +17,7 @@ from personakit.core.meaning import expand
 from personakit.core.memory import Memory, memory_id, render_memory
 from personakit.core.proposal import REASONS
 from personakit.core.reading import NOTE, clamp_limit
+from personakit.core.withholding import counted_words
 from personakit.core.words import words
 from personakit.vault.service import PersonaKit, init_vault
 
@@ -88,10 +89,14 @@ def test_reads_never_leak_and_keep_their_shape(contents: list, question: str, li
         result = kit.read(question, limit)
     finally:
         kit.close()
-    asked = set(expand(words(question)).counted)  # the question's words and the words that count as them
+    found = expand(words(question))  # the question's words and the words that count as them
+    first = set(counted_words(words(question)))  # those that may make a restricted memory count
+    asked = {w for group in found.classes if first.intersection(group) for w in group}
     shares = {i: bool(asked & set(words(t))) for i, (_, t) in truth.items()}
-    visible_matches = [i for i, (s, _) in truth.items() if s in ("approved", "unconfirmed") and shares[i]]
-    approved_rest = [i for i, (s, _) in truth.items() if s == "approved" and not shares[i]]
+    ranked = set(found.counted)
+    matched = {i: bool(ranked & set(words(t))) for i, (_, t) in truth.items()}
+    visible_matches = [i for i, (s, _) in truth.items() if s in ("approved", "unconfirmed") and matched[i]]
+    approved_rest = [i for i, (s, _) in truth.items() if s == "approved" and not matched[i]]
     returned = [m["id"] for m in result["memories"]]
     limit = clamp_limit(limit)
 
