@@ -27,6 +27,7 @@ from typing import Literal, get_args
 
 import yaml
 
+from personakit.core.credentials.textview import fold
 from personakit.core.front_matter import InvalidFrontMatter, bounds, key_lines, read, value_end
 from personakit.core.people import key as name_key
 from personakit.core.people import read_about, render_about
@@ -53,6 +54,9 @@ _ANY_ID = re.compile(r"\bm_[0-9a-f]{12}\b")
 _FENCE = re.compile(r"-{3,}")
 _SPACE = re.compile(r"\s+")
 _TRAILING = ".!?,;:…。！？、"
+# Characters a reader never sees: they must not make a text another memory, nor reach an assistant.
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_JOINED = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011](?=[^\W\d_])")  # a hyphen inside a word
 
 
 # A memory file that cannot be read; `line` is 1-based in the file when known.
@@ -65,8 +69,9 @@ class Draft(InvalidMemory):
 
 
 def clean(text: str) -> str:
-    """One line of printable text: whitespace runs become one space; control characters are dropped."""
-    text = _SPACE.sub(" ", text).strip()
+    """One line of printable text: whitespace runs become one space; control characters and invisible
+    ones (zero-width spaces and joiners, bidirectional controls, soft hyphens) are dropped."""
+    text = _SPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
     return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs"))
 
 
@@ -76,11 +81,37 @@ def normalize(text: str) -> str:
     return text.rstrip(_TRAILING + " ").strip()
 
 
+def reading_form(text: str) -> str:
+    """The text as a person reads it, which its id is made from: `normalize`, then look-alike letters
+    folded as the credential check folds them (`textview.fold`: Cyrillic о is o, accents off Latin
+    letters, digits of every script made ASCII) and a hyphen between two letters dropped (loan-shark is
+    loanshark). For most texts (plain letters, digits and spaces) this is `normalize` itself, so their
+    ids are what they always were."""
+    plain = normalize(text)
+    if plain.isascii() and "-" not in plain:
+        return plain
+    return _JOINED.sub("", fold(plain))
+
+
 def memory_id(text: str, about: Iterable[str] = ()) -> str:
     """The id a proposal of text gets; about others (`about`), their names are part of what it is."""
-    names = sorted({name_key(n) for n in about})
-    made = normalize(text) + "".join(f"\nabout {n}" for n in names)
-    return "m_" + hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
+    return _hashed(reading_form(text) + _about(about))
+
+
+def memory_ids(text: str, about: Iterable[str] = ()) -> list[str]:
+    """The ids a memory with this text may have: its id, then the one PersonaKit before 0.4 made (from
+    `normalize` alone, invisible characters kept), which a memory proposed then still has."""
+    kept = "".join(c for c in _SPACE.sub(" ", text).strip() if unicodedata.category(c) not in ("Cc", "Cs"))
+    legacy = unicodedata.normalize("NFKC", kept).casefold().rstrip(_TRAILING + " ").strip()
+    return list(dict.fromkeys([memory_id(text, about), _hashed(legacy + _about(about))]))
+
+
+def _about(about: Iterable[str]) -> str:
+    return "".join(f"\nabout {n}" for n in sorted({name_key(n) for n in about}))
+
+
+def _hashed(form: str) -> str:
+    return "m_" + hashlib.sha256(form.encode("utf-8")).hexdigest()[:12]
 
 
 # Names Windows keeps for devices, whatever the extension: a memory file must never be called one.

@@ -31,6 +31,7 @@ from personakit.core.memory import (
     State,
     add_evidence,
     memory_id,
+    memory_ids,
     most_private,
     normalize,
     render_memory,
@@ -303,7 +304,7 @@ class PersonaKit(Vault):
         try:
             with self.files.lock():
                 stem = slug(checked.text)
-                found = of_proposal(self, mid, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"])
+                found, mid = self._proposed(mid, text, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"], names)
                 if found:
                     memory, raw = found[0]
                     if normalize(checked.quote) not in {normalize(q) for m, _ in found for q in m.evidence}:
@@ -334,8 +335,19 @@ class PersonaKit(Vault):
     def find_memory(self, mid: str, text: str) -> tuple[Memory, str] | None:
         """The memory with this id on disk now, with its file's text (the index may lag a hand edit); a
         file that may hold it but cannot be read refuses, as for a proposal (`copies.of_proposal`)."""
-        found = of_proposal(self, mid, [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"])
+        found, _ = self._proposed(mid, text, [f"{slug(text)}.md", f"{slug(text)}-{mid[2:8]}.md"])
         return found[0] if found else None
+
+    def _proposed(
+        self, mid: str, text: str, files: list[str], about: tuple[str, ...] = ()
+    ) -> tuple[list[tuple[Memory, str]], str]:
+        """The files of the memory a text is, and its id: mid (made from the text as a person reads it),
+        else the id an older PersonaKit made from the text as written (`memory_ids`)."""
+        for candidate in dict.fromkeys([mid, *memory_ids(text, about)]):
+            found = of_proposal(self, candidate, files if candidate == mid else [])
+            if found:
+                return found, candidate
+        return [], mid
 
     def require_writable(self) -> None:
         if not self.writable:
