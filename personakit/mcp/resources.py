@@ -47,6 +47,7 @@ from personakit.core.people import clean_name, key
 from personakit.core.when import is_past
 from personakit.core.words import words
 from personakit.owner.audit import Event, event
+from personakit.vault.copies import effective
 from personakit.vault.service import PersonaKit, host_name, now
 
 MEMORY_TEMPLATE = "personakit://memory/{id}"
@@ -198,7 +199,8 @@ def read_profile(kit: PersonaKit, host: str) -> str:
     wanted = 200  # more only while they all fit: an entry takes at least 4 characters
     while True:
         hits = kit.indexed(partial(kit.index.newest, "approved", wanted))
-        approved = [m for m in map(kit.current, hits) if m is not None and m.state == "approved"]
+        # The most private copy wins here too: a memory with a restricted copy is not in the profile.
+        approved = [m for m in effective(kit, hits) if m is not None and m.state == "approved"]
         text, ids = present_profile(approved, total, PROFILE_MOST_CHARS, date.today())
         if len(ids) < len(approved) or len(hits) < wanted or wanted >= PROFILE_MOST_CHARS // 4:
             break

@@ -30,6 +30,8 @@ from personakit.errors import PersonaKitError, VaultBusy
 
 MAX_FILE_BYTES = 1_000_000  # larger files in memories/ are skipped and reported
 STATE_DIR = ".personakit"
+LEVEL = "level"  # in STATE_DIR: its mtime is a time before which every change to memories/ is indexed
+LEVEL_SLACK_NS = 2_000_000_000  # file times come from a coarse clock, and coarser on some file systems
 
 
 def resolve_vault(path: str | os.PathLike[str] | None = None) -> Path:
@@ -196,6 +198,46 @@ class VaultFiles:
                         st = _made_private(entry.path, st)
                     found[name] = FileStat.of(st)
         return found
+
+    def changed_since_level(self) -> builtins.list[str] | None:
+        """The files changed (or made) since the index was last level with every file, from one listing
+        of memories/ with each file's stat (ctime changes on every write, copy, rename or chmod, and no
+        tool sets it back); None when that time is not known (see `mark_level`)."""
+        try:
+            since = os.stat(self.state / LEVEL).st_mtime_ns - LEVEL_SLACK_NS
+            entries = os.scandir(self.memories)
+        except OSError:
+            return None
+        found = []
+        with entries:
+            for entry in entries:
+                if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    if st.st_ctime_ns >= since or st.st_mtime_ns >= since:
+                        found.append(entry.name)
+        return found
+
+    def mark_level(self, started_ns: int) -> None:
+        """Every change made to memories/ before started_ns is in the index now (a whole pass over the
+        files that began then has ended): kept as the mtime of .personakit/level, never moved back."""
+        path = self.state / LEVEL
+        try:
+            if os.lstat(path).st_mtime_ns >= started_ns:
+                return
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            return
+        try:
+            os.utime(fd, ns=(started_ns, started_ns))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
     def stat(self, name: str, private: bool = False) -> FileStat | None:
         path = self.path(name)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
@@ -46,6 +47,7 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
     """Index changes to the named files (None: every file); with commit, commit the hand edits."""
     with kit.mutating():
         private = kit.writable  # a file others may read (a hand-made one) is made the owner's only
+        started = time.time_ns()
         if names is None:
             on_disk = kit.files.list(private)
             indexed = kit.indexed(kit.index.stats)
@@ -77,6 +79,8 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
                 deletes.append(name)
         if upserts or deletes:
             kit.indexed(lambda: kit.index.update(upserts, deletes))
+        if names is None and kit.writable:  # the next start takes in only what changed since (`service`)
+            kit.files.mark_level(started)
         if kit.writable and commit:
             # A full pass also commits changes another process wrote but could not commit (a kill).
             settled = None if names is None else touched | (wanted & kit.unsettled)

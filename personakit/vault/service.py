@@ -149,12 +149,8 @@ class PersonaKit(Vault):
             self._watcher = Watcher(self.files.memories, self.sync)
             self._watcher.start()
         if background and not fresh:
-            # Reads check each candidate against the disk, so they may run while a known index catches up.
             self._caught_up.clear()
-            self._synced.set()
-            threading.Thread(
-                target=self._sync_all_logged, args=(SYNC_AFTER,), name="personakit-sync", daemon=True
-            ).start()
+            threading.Thread(target=self._start_up, name="personakit-sync", daemon=True).start()
         else:
             self._sync_all_logged()
         if self.writable:
@@ -171,6 +167,21 @@ class PersonaKit(Vault):
         with in_flight:  # a write in flight ends whole before the index closes
             self.index.close()
         self.git_worker.shutdown()
+
+    def _start_up(self) -> None:
+        """A server's start on a known index. Reads check each candidate against the disk, but a file
+        made or changed while no server ran (a copy of a memory, made more private) is no candidate until
+        indexed: the files changed since the index was last level with all of them (one listing of
+        memories/) are taken in before the first answer. The whole pass, which commits, follows once the
+        host's handshake is done; without a known level time, it runs before the first answer."""
+        try:
+            recent = self.files.changed_since_level()
+        except OSError:
+            recent = None  # reads wait for the whole pass
+        if recent is not None:
+            self._sync_logged(recent, commit=False)
+            self._synced.set()
+        self._sync_all_logged(SYNC_AFTER if recent is not None else 0.0)
 
     def _sync_all_logged(self, after: float = 0.0) -> None:
         time.sleep(after)
