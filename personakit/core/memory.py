@@ -44,7 +44,7 @@ VERB = {"approved": "approve", "rejected": "reject", "restricted": "restrict", "
 PRIVACY = ("approved", "unconfirmed", "rejected", "restricted")  # least private first
 KEYS = (  # the front matter PersonaKit reads
     "id", "category", "state", "evidence", "proposed_by", "created", "replaces", "replaced_by", "similar",
-    "about", "said", "until",
+    "about", "said", "until", "pending_evidence",
 )  # fmt: skip
 MAX_TEXT = 300  # characters of memory text, as the contract says
 MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
@@ -171,6 +171,7 @@ class Memory:
     about: tuple[str, ...] = ()  # plain names of the others it is about (none: the owner)
     said: str = ""  # YYYY-MM-DD the owner said it, when the file says (else its created day)
     until: str = ""  # YYYY-MM-DD, the last day it holds, when it holds for a while
+    pending: tuple[str, ...] = ()  # quotes the owner has not seen yet: never shown (`core.evidence`)
 
     @property
     def confirmed(self) -> bool:
@@ -264,14 +265,8 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         if mid is not None:  # a missing id is no problem: it is made from the text, and written in
             problems.append(f"{_wrong('id', mid, 'm_ and 12 hex digits')}: made from the text instead")
         mid = memory_id(text, about)
-    evidence = meta.get("evidence")
-    if evidence is None:
-        quotes: list[str] = []
-    elif isinstance(evidence, list):
-        quotes = [clean(_as_text(q)) for q in evidence if q is not None]
-    else:
-        problems.append("evidence is not a list: read as a list of one quote")
-        quotes = [clean(_as_text(evidence))]
+    quotes = _quotes(meta.get("evidence"), "evidence", problems)
+    pending = _quotes(meta.get("pending_evidence"), "pending_evidence", problems)
     if len(text) > MAX_TEXT:
         problems.append(f"the text is {len(text)} characters, over the {MAX_TEXT} a proposal may have")
     similar = meta.get("similar")
@@ -293,6 +288,7 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         about=about,
         said=said,
         until=until,
+        pending=tuple(q for q in pending if q),
     )
 
 
@@ -303,6 +299,15 @@ def _who_and_when(meta: dict[object, object], problems: list[str]) -> tuple[tupl
     until, until_problem = read_day(meta.get("until"), "until")
     problems += [p for p in (problem, said_problem, until_problem) if p]
     return about, said, until
+
+
+def _quotes(value: object, key: str, problems: list[str]) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [clean(_as_text(q)) for q in value if q is not None]
+    problems.append(f"{key} is not a list: read as a list of one quote")
+    return [clean(_as_text(value))]
 
 
 def is_id(value: object) -> bool:
@@ -403,14 +408,14 @@ def set_category(raw: str, category: str) -> str:
     return set_key(raw, "category", category)
 
 
-def add_evidence(raw: str, quote: str) -> str:
-    """raw with quote appended to its evidence list, touching as few lines as possible."""
+def add_evidence(raw: str, quote: str, key: str = "evidence") -> str:
+    """raw with quote appended to its evidence list (or another list: key), touching few lines."""
     lines = raw.splitlines(keepends=True)
     end = bounds(lines)
     nl = _newline(lines)
     item = _scalar(quote)
     for i in range(1, end):
-        if not re.match(r"evidence\s*:", lines[i]):
+        if not re.match(rf"{key}\s*:", lines[i]):
             continue
         rest = lines[i].split(":", 1)[1].strip()
         if rest in ("", "|", ">") or rest.startswith("#"):
@@ -424,12 +429,12 @@ def add_evidence(raw: str, quote: str) -> str:
                     last = j
             lines.insert(last + 1, f"{indent}- {item}{nl}")
         else:  # a flow list or a single string on the key's line: rewrite that one key as a block list
-            old = parse_memory(raw).evidence
-            block = [f"evidence:{nl}"] + [f"  - {_scalar(q)}{nl}" for q in (*old, quote)]
+            old = getattr(parse_memory(raw), "pending" if key == "pending_evidence" else "evidence")
+            block = [f"{key}:{nl}"] + [f"  - {_scalar(q)}{nl}" for q in (*old, quote)]
             lines[i : i + 1] = block
         break
     else:
-        lines[end:end] = [f"evidence:{nl}", f"  - {item}{nl}"]
+        lines[end:end] = [f"{key}:{nl}", f"  - {item}{nl}"]
     return "".join(lines)
 
 

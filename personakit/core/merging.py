@@ -157,7 +157,7 @@ def _merge_same(
     b, h, t = (_Doc.split(base) if base is not None else None), _Doc.split(here), _Doc.split(there)
     notes: list[Note] = []
     blocks: list[tuple[str, str]] = []
-    union = False
+    union: set[str] = set()  # list keys changed on both sides: merged as the union of their quotes
     for key, text in _merge_keys(b, h, t):
         if text is not None:
             blocks.append((key, text))
@@ -180,7 +180,8 @@ def _merge_same(
             blocks.append((key, _who_and_when(key, mine, theirs, mine_text, theirs_text)))
         else:
             blocks.append((key, mine_text))
-            union = union or name == "evidence"
+            if name in UNION:
+                union.add(name)
             if name == "category" and _value(mine_text) != _value(theirs_text):
                 category = _value(mine_text)
                 notes.append(Note("category", mine.id, mine.text, category, _value(theirs_text), category))
@@ -196,12 +197,13 @@ def _merge_same(
         second, note = _second_memory(mine, there, theirs, taken)
         notes.append(note)
     merged = h.opening + "".join(text for _, text in blocks) + h.closing + body
-    if union:
-        seen = {normalize(q) for q in parse_memory(merged).evidence}
-        gone = {normalize(q) for q in old.evidence} if old is not None else set()
-        for quote in theirs.evidence:
+    for name in sorted(union):
+        attr = UNION[name]
+        seen = {normalize(q) for q in getattr(parse_memory(merged), attr)}
+        gone = {normalize(q) for q in getattr(old, attr)} if old is not None else set()
+        for quote in getattr(theirs, attr):
             if normalize(quote) not in seen and normalize(quote) not in gone:
-                merged = add_evidence(merged, quote)
+                merged = add_evidence(merged, quote, name)
                 seen.add(normalize(quote))
     parse_memory(merged)  # the merge must read back; InvalidMemory sends the caller to a text merge
     return Merged(merged, second, tuple(notes))
@@ -220,6 +222,9 @@ def _who_and_when(key: str, mine: Memory, theirs: Memory, mine_text: str, theirs
         earlier = theirs.said and (not mine.said or theirs.said < mine.said)
         return theirs_text if earlier else mine_text
     return theirs_text if theirs.until > mine.until else mine_text
+
+
+UNION = {"evidence": "evidence", "pending_evidence": "pending"}  # a key, and the Memory field it reads as
 
 
 def _apply_decisions(merged: Merged, mine: Memory, here: Collection[str], there: Collection[str]) -> Merged:

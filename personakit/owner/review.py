@@ -31,6 +31,7 @@ from typing import cast
 
 from personakit.core.memory import CATEGORIES, Category, InvalidMemory, Memory, State, parse_memory
 from personakit.errors import PersonaKitError
+from personakit.owner import pending
 from personakit.owner.audit import local, who_and_when_lines
 from personakit.owner.corrections import current, likely_clashes, merge, merge_targets, oldest_first
 from personakit.owner.decisions import decide, recategorize
@@ -75,6 +76,8 @@ class Review:
                 past = past_memories(self.kit, date.today())
                 if past:
                     walk_past(self.kit, past, self.key, self.say, self.done)
+                # then the quotes proposed for memories already decided (`owner.pending`)
+                pending.walk(self.kit, self.key, self.say, self.done)
         except KeyboardInterrupt:
             self.say("\ninterrupted")
             self.say(self._summary())

@@ -60,6 +60,7 @@ SCHEMA = fields.Schema(
     about=fields.STORED,  # the names of others a memory is about; their words are in its words
     said=fields.STORED,
     until=fields.STORED,
+    pending=fields.STORED,  # quotes the owner has not seen (never searched): `personakit review` lists them
     mtime_ns=fields.STORED,
     size=fields.STORED,
     change=fields.STORED,  # [ctime_ns, inode, digest]: what else says the file changed (store.files.FileStat)
@@ -97,6 +98,7 @@ def _memory(doc: dict[str, Any]) -> Memory:
         name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
         replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
         about=tuple(doc.get("about") or ()), said=doc.get("said") or "", until=doc.get("until") or "",
+        pending=tuple(doc.get("pending") or ()),
     )  # fmt: skip
 
 
@@ -204,6 +206,7 @@ class MemoryIndex:
                         proposed_by=memory.proposed_by, problems=list(memory.problems),
                         replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
                         about=list(memory.about), said=memory.said, until=memory.until,
+                        pending=list(memory.pending),
                         mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest], **terms,
                     )  # fmt: skip
             except BaseException:

@@ -25,11 +25,11 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from personakit.core import meaning
 from personakit.core.credentials.engine import holds_credential
+from personakit.core.evidence import with_quote
 from personakit.core.memory import (
     VISIBLE_STATES,
     Memory,
     State,
-    add_evidence,
     memory_id,
     memory_ids,
     most_private,
@@ -318,12 +318,18 @@ class PersonaKit(Vault):
                 found, mid = self._proposed(mid, text, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"], names)
                 if found:
                     memory, raw = found[0]
-                    if normalize(checked.quote) not in {normalize(q) for m, _ in found for q in m.evidence}:
-                        evidence = add_evidence(raw, checked.quote)
-                        write(
-                            self, [(memory.name, raw, evidence)], f"evidence for {mid}: {memory.text}", author
-                        )
                     state = most_private(m.state for m, _ in found)
+                    quotes = {normalize(q) for m, _ in found for q in (*m.evidence, *m.pending)}
+                    # A new quote waits for the owner unless the memory is unconfirmed (`core.evidence`).
+                    quoted = (
+                        raw
+                        if normalize(checked.quote) in quotes
+                        else with_quote(raw, memory, checked.quote, seen=state == "unconfirmed")
+                    )
+                    if quoted != raw:
+                        write(
+                            self, [(memory.name, raw, quoted)], f"evidence for {mid}: {memory.text}", author
+                        )
                     return {"stored": True, "id": mid, "new": False, "state": state}
                 memory = Memory(
                     id=mid, text=checked.text, category=checked.category, state="unconfirmed",

@@ -66,7 +66,8 @@ def test_a_plain_git_pull_keeps_the_more_private_decision(
     desktop.propose(TEA, quote="no coffee before nine")
     assert pull(desktop.root, *how).returncode == 0
     (text,) = [t for t in desktop.files().values() if parse_memory(t).id == mid]
-    assert {"tea first, then email", "no coffee before nine"} <= set(parse_memory(text).evidence)
+    merged = parse_memory(text)  # the memory was decided: new quotes wait for the owner (core.evidence)
+    assert {"tea first, then email", "no coffee before nine"} <= set(merged.pending)
 
 
 def test_a_plain_git_pull_keeps_both_texts_the_second_one_as_a_new_file(pair: tuple[Device, Device]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from git import Repo
 
 from personakit.core.memory import memory_id
-from personakit.service import PersonaKit
+from personakit.vault.service import PersonaKit
 
 from rawclient import RawServer
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from git import Repo
-from personakit.service import PersonaKit
 
 from personakit.core.memory import clean, memory_id, memory_ids, normalize, reading_form
 from personakit.owner.decisions import decide
+from personakit.vault.service import PersonaKit
 
 from rawclient import RawServer
 
@@ -26,7 +26,7 @@ VARIANTS = [
     "Owes money to loans\u00adhark Vinnie",  # a soft hyphen
 ]
 INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-QUALITY = Path(__file__).resolve().parents[1] / "bench" / "quality" / "memories.jsonl"
+QUALITY = Path(__file__).resolve().parents[2] / "bench" / "quality" / "memories.jsonl"
 
 
 def _old_id(text: str) -> str:
