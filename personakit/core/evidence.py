@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from personakit.core.front_matter import bounds, key_lines, value_end
-from personakit.core.memory import Memory, add_evidence, normalize, set_key
+from personakit.core.memory import Memory, newline, normalize, parse_memory, scalar, set_key
 
 MAX_QUOTES = 20  # quotes kept per memory, seen and pending together
 PENDING = "pending_evidence"
@@ -60,4 +60,34 @@ def drop_pending(raw: str) -> str:
     for start in reversed(key_lines(lines, end, PENDING)):
         del lines[start : value_end(lines, start, end)]
         end = bounds(lines)
+    return "".join(lines)
+
+
+def add_evidence(raw: str, quote: str, key: str = "evidence") -> str:
+    """raw with quote appended to its evidence list (or another list: key), touching few lines."""
+    lines = raw.splitlines(keepends=True)
+    end = bounds(lines)
+    nl = newline(lines)
+    item = scalar(quote)
+    for i in range(1, end):
+        if not re.match(rf"{key}\s*:", lines[i]):
+            continue
+        rest = lines[i].split(":", 1)[1].strip()
+        if rest in ("", "|", ">") or rest.startswith("#"):
+            last, indent = i, "  "
+            for j in range(i + 1, end):
+                if lines[j].strip() and not lines[j][0].isspace() and not lines[j].startswith("-"):
+                    break
+                if lines[j].lstrip().startswith("- "):
+                    indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
+                if lines[j].strip():
+                    last = j
+            lines.insert(last + 1, f"{indent}- {item}{nl}")
+        else:  # a flow list or a single string on the key's line: rewrite that one key as a block list
+            old = getattr(parse_memory(raw), "pending" if key == "pending_evidence" else "evidence")
+            block = [f"{key}:{nl}"] + [f"  - {scalar(q)}{nl}" for q in (*old, quote)]
+            lines[i : i + 1] = block
+        break
+    else:
+        lines[end:end] = [f"{key}:{nl}", f"  - {item}{nl}"]
     return "".join(lines)

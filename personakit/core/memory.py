@@ -48,10 +48,15 @@ KEYS = (  # the front matter PersonaKit reads
 )  # fmt: skip
 MAX_TEXT = 300  # characters of memory text, as the contract says
 MAX_QUOTE_STORED = 1_000  # characters of one stored quote; a read serves at most 240 of them
+MAX_QUOTES_READ = 200  # quotes in a file past which it is skipped: each costs the credential check ~2 ms
+_TOO_MANY = (
+    f"it lists {{:,}} quotes; a memory file is read with at most {MAX_QUOTES_READ}: move the others out"
+)
 
 _ID = re.compile(r"^m_[0-9a-f]{12}$")
 _ANY_ID = re.compile(r"\bm_[0-9a-f]{12}\b")
 _FENCE = re.compile(r"-{3,}")
+_ITEM = re.compile(r"^[ \t]*- ", re.MULTILINE)
 _SPACE = re.compile(r"\s+")
 _TRAILING = ".!?,;:…。！？、"
 # Characters a reader never sees: they must not make a text another memory, nor reach an assistant.
@@ -82,11 +87,9 @@ def normalize(text: str) -> str:
 
 
 def reading_form(text: str) -> str:
-    """The text as a person reads it, which its id is made from: `normalize`, then look-alike letters
-    folded as the credential check folds them (`textview.fold`: Cyrillic о is o, accents off Latin
-    letters, digits of every script made ASCII) and a hyphen between two letters dropped (loan-shark is
-    loanshark). For most texts (plain letters, digits and spaces) this is `normalize` itself, so their
-    ids are what they always were."""
+    """The text as a person reads it, its id's source: `normalize`, look-alikes folded as the credential
+    check folds them (`textview.fold`), a hyphen inside a word dropped (loan-shark is loanshark). For plain
+    letters, digits and spaces it is `normalize` itself: their ids are what they always were."""
     plain = normalize(text)
     if plain.isascii() and "-" not in plain:
         return plain
@@ -95,7 +98,7 @@ def reading_form(text: str) -> str:
 
 def memory_id(text: str, about: Iterable[str] = ()) -> str:
     """The id a proposal of text gets; about others (`about`), their names are part of what it is."""
-    return _hashed(reading_form(text) + _about(about))
+    return _hashed(reading_form(text), about)
 
 
 def memory_ids(text: str, about: Iterable[str] = ()) -> list[str]:
@@ -103,14 +106,11 @@ def memory_ids(text: str, about: Iterable[str] = ()) -> list[str]:
     `normalize` alone, invisible characters kept), which a memory proposed then still has."""
     kept = "".join(c for c in _SPACE.sub(" ", text).strip() if unicodedata.category(c) not in ("Cc", "Cs"))
     legacy = unicodedata.normalize("NFKC", kept).casefold().rstrip(_TRAILING + " ").strip()
-    return list(dict.fromkeys([memory_id(text, about), _hashed(legacy + _about(about))]))
+    return list(dict.fromkeys([memory_id(text, about), _hashed(legacy, about)]))
 
 
-def _about(about: Iterable[str]) -> str:
-    return "".join(f"\nabout {n}" for n in sorted({name_key(n) for n in about}))
-
-
-def _hashed(form: str) -> str:
+def _hashed(form: str, about: Iterable[str]) -> str:
+    form += "".join(f"\nabout {n}" for n in sorted({name_key(n) for n in about}))
     return "m_" + hashlib.sha256(form.encode("utf-8")).hexdigest()[:12]
 
 
@@ -234,6 +234,9 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         raise Draft("the file is empty", 1)
     if not raw.startswith("---"):
         raise Draft("no front matter: the file must start with a line '---'", 1)
+    items = _ITEM.findall(raw, 0, max(raw.find("\n---", 3), 0))  # before YAML spends seconds on them
+    if len(items) > MAX_QUOTES_READ + 50:
+        raise InvalidMemory(_TOO_MANY.format(len(items)))
     front = read(raw)
     meta = front.meta
     text = clean(front.body)
@@ -267,6 +270,8 @@ def parse_memory(raw: str, name: str = "") -> Memory:
         mid = memory_id(text, about)
     quotes = _quotes(meta.get("evidence"), "evidence", problems)
     pending = _quotes(meta.get("pending_evidence"), "pending_evidence", problems)
+    if len(quotes) + len(pending) > MAX_QUOTES_READ:
+        raise InvalidMemory(_TOO_MANY.format(len(quotes) + len(pending)))
     if len(text) > MAX_TEXT:
         problems.append(f"the text is {len(text)} characters, over the {MAX_TEXT} a proposal may have")
     similar = meta.get("similar")
@@ -319,7 +324,7 @@ def _an_id(value: object) -> str:
     return value if is_id(value) else ""  # type: ignore[return-value]
 
 
-def _scalar(value: str) -> str:
+def scalar(value: str) -> str:
     """value as one line of YAML that reads back as exactly that string."""
     dumped = yaml.safe_dump([value], allow_unicode=True, width=2**31, default_flow_style=False)
     return dumped.rstrip("\n")[2:]
@@ -330,11 +335,9 @@ def render_memory(memory: Memory) -> str:
     lines = ["---", f"id: {memory.id}", f"category: {memory.category}", f"state: {memory.state}"]
     # No quotes is still a list: `evidence: []`, which YAML, Obsidian and every reader here take as one.
     lines += (
-        ["evidence:", *(f"  - {_scalar(q)}" for q in memory.evidence)]
-        if memory.evidence
-        else ["evidence: []"]
+        ["evidence:", *(f"  - {scalar(q)}" for q in memory.evidence)] if memory.evidence else ["evidence: []"]
     )
-    lines += [f"proposed_by: {_scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}"]
+    lines += [f"proposed_by: {scalar(memory.proposed_by or 'unknown')}", f"created: {memory.created}"]
     if memory.replaces:
         lines.append(f"replaces: {memory.replaces}")
     if memory.similar:
@@ -346,7 +349,7 @@ def render_memory(memory: Memory) -> str:
     return "\n".join(lines) + "\n" + memory.text + "\n"
 
 
-def _newline(lines: list[str]) -> str:
+def newline(lines: list[str]) -> str:
     return "\r\n" if lines[0].endswith("\r\n") else "\n"
 
 
@@ -357,7 +360,7 @@ def set_key(raw: str, key: str, value: str) -> str:
     leaves one unambiguous line (the caller checks that the result reads as it should)."""
     lines = raw.splitlines(keepends=True)
     end = bounds(lines)
-    nl = _newline(lines)
+    nl = newline(lines)
     found = key_lines(lines, end, key)
     if not found:
         lines.insert(end, f"{key}: {value}{nl}")
@@ -408,36 +411,6 @@ def set_category(raw: str, category: str) -> str:
     return set_key(raw, "category", category)
 
 
-def add_evidence(raw: str, quote: str, key: str = "evidence") -> str:
-    """raw with quote appended to its evidence list (or another list: key), touching few lines."""
-    lines = raw.splitlines(keepends=True)
-    end = bounds(lines)
-    nl = _newline(lines)
-    item = _scalar(quote)
-    for i in range(1, end):
-        if not re.match(rf"{key}\s*:", lines[i]):
-            continue
-        rest = lines[i].split(":", 1)[1].strip()
-        if rest in ("", "|", ">") or rest.startswith("#"):
-            last, indent = i, "  "
-            for j in range(i + 1, end):
-                if lines[j].strip() and not lines[j][0].isspace() and not lines[j].startswith("-"):
-                    break
-                if lines[j].lstrip().startswith("- "):
-                    indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
-                if lines[j].strip():
-                    last = j
-            lines.insert(last + 1, f"{indent}- {item}{nl}")
-        else:  # a flow list or a single string on the key's line: rewrite that one key as a block list
-            old = getattr(parse_memory(raw), "pending" if key == "pending_evidence" else "evidence")
-            block = [f"{key}:{nl}"] + [f"  - {_scalar(q)}{nl}" for q in (*old, quote)]
-            lines[i : i + 1] = block
-        break
-    else:
-        lines[end:end] = [f"{key}:{nl}", f"  - {item}{nl}"]
-    return "".join(lines)
-
-
 def with_memory_id(raw: str, memory_id: str) -> str:
     """raw with `id: memory_id` as its first front-matter line, when it has no id (or an empty one)."""
     lines = raw.splitlines(keepends=True)
@@ -447,5 +420,5 @@ def with_memory_id(raw: str, memory_id: str) -> str:
         if found:
             value = found.group(1).split(" #")[0].strip()
             return raw if value and value not in ("~", "null", "''", '""') else set_key(raw, "id", memory_id)
-    lines.insert(1, f"id: {memory_id}{_newline(lines)}")
+    lines.insert(1, f"id: {memory_id}{newline(lines)}")
     return "".join(lines)

@@ -32,12 +32,12 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from personakit.core.evidence import add_evidence
 from personakit.core.memory import (
     STATES,
     InvalidMemory,
     Memory,
     State,
-    add_evidence,
     memory_id,
     normalize,
     parse_memory,

@@ -21,7 +21,7 @@ from datetime import datetime
 
 import yaml
 
-from personakit.core.memory import CATEGORIES, MAX_TEXT, STATES, Memory, clean, parse_memory
+from personakit.core.memory import CATEGORIES, MAX_QUOTES_READ, MAX_TEXT, STATES, Memory, clean, parse_memory
 from personakit.core.when import read_day
 
 _BOUNDARY = re.compile(r"-{3,}[^\S\n]*$", re.MULTILINE)  # a delimiter line, as python-frontmatter finds it
@@ -68,6 +68,8 @@ def read_plain(raw: str, name: str = "") -> Memory | None:
         return None  # an error or a problem to report: the slow path says it
     evidence = meta.get("evidence", [])
     assert isinstance(evidence, list)
+    if len(evidence) > MAX_QUOTES_READ:
+        return None  # skipped, with the slow path's sentence
     return Memory(
         id=str(meta["id"]),
         text=text,

@@ -18,7 +18,10 @@ SDK's own writer so it can never interleave with another message:
 Any line gets an answer or passes on; nothing a line holds can end the server. (A cap on the size of a
 line, where stdin is read, is a separate guard.)
 
-Blank lines are not messages and are skipped. Fd 0 itself is pointed at /dev/null while serving, as the
+A line over MAX_MESSAGE characters is never held whole nor parsed: its first MAX_MESSAGE characters are
+read, the rest is read past in small pieces, and it gets -32600 Invalid Request saying its size (with
+its id when the line opens with one, as the SDKs write messages; else null). Blank lines are not messages
+and are skipped. Fd 0 itself is pointed at /dev/null while serving, as the
 SDK does, so a child process (git) can never read the protocol.
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -35,6 +39,11 @@ import mcp_types as types
 from anyio.abc import ObjectSendStream
 from mcp.shared.message import SessionMessage
 
+MAX_MESSAGE = 1_000_000  # characters in one line of stdin; a proposal or question needs a few thousand
+# The id of a message that says it first (as the SDKs write messages), so a refusal reaches its request.
+_ID_FIRST = re.compile(
+    r'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,200}")\s*[,}]'
+)
 BATCH = (
     "Invalid Request: batches are not supported (MCP removed JSON-RPC batching in its 2025-06-18 "
     "revision); send one message per line"
@@ -53,8 +62,7 @@ class AnsweredLines:
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.close(devnull)
-        text = io.TextIOWrapper(os.fdopen(wire, "rb"), encoding="utf-8", errors="replace")
-        self._file = anyio.wrap_file(text)
+        self._text = io.TextIOWrapper(os.fdopen(wire, "rb"), encoding="utf-8", errors="replace")
         self._answer: ObjectSendStream[SessionMessage] | None = None
         self._ready = anyio.Event()
 
@@ -66,13 +74,19 @@ class AnsweredLines:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        async for line in self._file:
-            if not line.strip():
+        while line := await anyio.to_thread.run_sync(self._text.readline, MAX_MESSAGE + 1):
+            if len(line) > MAX_MESSAGE and not line.endswith("\n"):  # never held whole, never parsed
+                size = len(line) + await anyio.to_thread.run_sync(self._skip_rest)
+                errors: list[types.JSONRPCError] | None = [too_long(line, size)]
+            elif not line.strip():
                 continue
-            try:
-                errors = malformed(line)
-            except Exception:  # whatever a line does to the checks, the server answers and goes on
-                errors = [_error(None, types.INVALID_REQUEST, "Invalid Request: the line could not be read")]
+            else:
+                try:
+                    errors = malformed(line)
+                except Exception:  # whatever a line does to the checks, the server answers and goes on
+                    errors = [
+                        _error(None, types.INVALID_REQUEST, "Invalid Request: the line could not be read")
+                    ]
             if errors is None:
                 yield line
                 continue
@@ -80,6 +94,27 @@ class AnsweredLines:
             assert self._answer is not None
             for error in errors:
                 await self._answer.send(SessionMessage(error))
+
+    def _skip_rest(self) -> int:
+        """Read past the rest of a line too long to take, a piece at a time; how many characters."""
+        skipped = 0
+        while piece := self._text.readline(1 << 16):
+            skipped += len(piece)
+            if piece.endswith("\n"):
+                break
+        return skipped
+
+
+def too_long(start: str, size: int) -> types.JSONRPCError:
+    """The answer to a line over MAX_MESSAGE characters, to the id it opens with when it says one first."""
+    found = _ID_FIRST.match(start)
+    request_id = None if found is None else json.loads(found.group(1))
+    return _error(
+        request_id,
+        types.INVALID_REQUEST,
+        f"Invalid Request: the message is {size:,} characters long; PersonaKit takes at most "
+        f"{MAX_MESSAGE:,} and did not read it",
+    )
 
 
 def malformed(line: str) -> list[types.JSONRPCError] | None:

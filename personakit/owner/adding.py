@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from personakit.core.evidence import add_evidence
 from personakit.core.memory import (
     MAX_TEXT,
     Memory,
-    add_evidence,
     memory_id,
     normalize,
     parse_memory,

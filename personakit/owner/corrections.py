@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from personakit.core.evidence import add_evidence
 from personakit.core.memory import (
     VISIBLE_STATES,
     InvalidMemory,
     Memory,
     State,
-    add_evidence,
     normalize,
     parse_memory,
     set_key,

@@ -7,10 +7,10 @@ import unicodedata
 
 import pytest
 
+from personakit.core.evidence import add_evidence
 from personakit.core.memory import (
     InvalidMemory,
     Memory,
-    add_evidence,
     memory_id,
     normalize,
     parse_memory,
