@@ -254,6 +254,12 @@ def describe(kit: PersonaKit, memory: Memory) -> list[str]:
         *who_and_when_lines(memory),
         "evidence:" if memory.evidence else "evidence:  none",
         *(f"  - {quote}" for quote in memory.evidence),
+        *(
+            ["proposed later, waiting for you in 'personakit review' (assistants do not see these):"]
+            if memory.pending
+            else []
+        ),
+        *(f"  - {quote}" for quote in memory.pending),
     ]
     if memory.problems:
         lines += ["problems:", *(f"  - {p}" for p in memory.problems)]

@@ -1,7 +1,7 @@
 """What `--json` prints, for scripts: plain dictionaries in shapes that stay stable (docs/cli.md shows them).
 
 A memory is `{"id", "text", "category", "state", "file", "created", "proposed_by", "evidence",
-"problems", "about", "said", "until"}` (`about` a list of names, `said` a day, `until` a day or null); `show` adds `"history"` (events, oldest first) and `"last_read"`. An event (a commit) is
+"pending_evidence", "problems", "about", "said", "until"}` (`about` a list of names, `said` a day, `until` a day or null); `show` adds `"history"` (events, oldest first) and `"last_read"`. An event (a commit) is
 `{"at", "who", "what", "memory", "subject", "commit"}`; a read is `{"at", "host", "question", "given",
 "withheld"}` with `given` a list of `{"id", "text"}` (`text` null for a memory that is gone). Times are ISO
 8601. Keys may be added later; none is removed or changes meaning. The owner's own command line shows
@@ -28,6 +28,7 @@ def memory_record(memory: Memory) -> dict[str, Any]:
         "created": memory.created or None,
         "proposed_by": memory.proposed_by or None,
         "evidence": list(memory.evidence),
+        "pending_evidence": list(memory.pending),
         "problems": list(memory.problems),
         **who_and_when(memory),
     }

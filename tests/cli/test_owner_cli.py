@@ -187,7 +187,7 @@ def test_json_for_scripts_on_list_show_search_and_log(vault: Path) -> None:
         {
             "id": tea, "text": "Drinks green tea", "category": "preferences", "state": "approved",
             "file": "memories/drinks-green-tea.md", "created": listed[0]["created"], "proposed_by": "cursor",
-            "evidence": ["I said: drinks green tea"], "problems": [],
+            "evidence": ["I said: drinks green tea"], "pending_evidence": [], "problems": [],
             "about": [], "said": listed[0]["created"][:10], "until": None,
         }
     ]  # fmt: skip

@@ -5,6 +5,8 @@ evidence at once. A memory keeps at most MAX_QUOTES quotes, and counts the ones 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from git import Repo
@@ -15,6 +17,7 @@ from personakit.owner.decisions import decide
 from personakit.owner.review import Review
 from personakit.vault.service import PersonaKit
 
+from conftest import server_env
 from rawclient import RawServer
 
 TEXT = "Prefers meetings in the afternoon"
@@ -55,6 +58,11 @@ def test_a_quote_proposed_after_approval_waits_for_the_owner(vault: Path) -> Non
     repo = Repo(vault)
     assert repo.head.commit.message.startswith(f"evidence for {mid}")
     assert "+pending_evidence:" in repo.git.show("HEAD")  # the diff says it waits
+    shown = subprocess.run(
+        [sys.executable, "-m", "personakit", "show", mid, "--vault", str(vault)],
+        capture_output=True, text=True, env=server_env(), check=True,
+    ).stdout  # fmt: skip
+    assert "proposed later, waiting for you in 'personakit review'" in shown and "SYSTEM NOTE" in shown
 
     kit = PersonaKit(vault, create=False)
     kit.start()
