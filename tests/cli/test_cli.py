@@ -67,9 +67,9 @@ def test_decisions_keep_what_a_person_added_to_the_file(vault: Path, capsys: Cap
     lines = ["-state: unconfirmed", "+state: approved"]
     assert changed_lines(vault) == (["memories/tea.md"], lines)
     assert path.read_text() == original.replace("state: unconfirmed", "state: approved")
-    propose(vault, "Drinks green tea")  # the same memory again, with a new quote: one added line
+    propose(vault, "Drinks green tea")  # the same memory again, with a new quote: it waits for the owner
     files, lines = changed_lines(vault)
-    assert files == ["memories/tea.md"] and lines == ["+    - 'I said: drinks green tea'"]
+    assert files == ["memories/tea.md"] and lines == ["+pending_evidence:", "+  - 'I said: drinks green tea'"]
     assert "mood: cheerful" in path.read_text() and "# reviewed on the train" in path.read_text()
 
 

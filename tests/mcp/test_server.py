@@ -194,7 +194,7 @@ async def test_each_proposal_is_exactly_one_commit(vault: Path) -> None:
         ("", "", "empty_text"),
         ("x" * 301, "", "too_long"),
         ("x" * 301, "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3, "too_long"),
-        ("a" * 1_000_000, "q", "too_long"),
+        ("a" * 900_000, "q", "too_long"),  # a message takes at most 1,000,000
         ("My key is sk-proj-" + "A1b2C3d4E5f6G7h8" * 3, "", "credential_shape"),
         ("Uses GitHub", "token ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2, "credential_shape"),
         ("Uses GitHub", "", "empty_quote"),
@@ -390,7 +390,7 @@ async def test_a_hostile_memories_folder_is_skipped_and_logged(vault: Path, tmp_
 
 async def test_huge_and_wrong_arguments_get_clear_errors(vault: Path) -> None:
     async with connect(vault) as session:
-        too_big = await call_error(session, READ, question="why " * 250_000)
+        too_big = await call_error(session, READ, question="why " * 225_000)
         assert "2,000" in too_big
         assert await call_error(session, READ, question=5)
         assert await call_error(session, READ, question="tea", limit="many")
@@ -398,7 +398,7 @@ async def test_huge_and_wrong_arguments_get_clear_errors(vault: Path) -> None:
         assert await call_error(session, PROPOSE, text=["list"], quote="q", category="tools")
         assert await call_error(session, PROPOSE, text="Likes tea")
         huge_quote = await call(
-            session, PROPOSE, text="Likes tea", quote="tea " * 250_000, category="preferences"
+            session, PROPOSE, text="Likes tea", quote="tea " * 225_000, category="preferences"
         )
         assert huge_quote["stored"] is True  # the quote is kept, shortened to 1,000 characters
         assert len(next((vault / "memories").glob("*.md")).read_text()) < 1_400
