@@ -75,5 +75,7 @@ def test_an_import_reads_like_proposals_and_keeps_no_copy_as_evidence(vault: Pat
     assert json.loads(pk(vault, "export", "--format", "json"))[0]["evidence"] == []
     propose(vault, "Works in Go and Python.", quote="mostly Go these days, some Python")
     again = parse_memory((vault / "memories" / by_text["Works in Go and Python"].name).read_text())
-    assert again.evidence == ("mostly Go these days, some Python",) and again.state == "approved"
+    # approved: the assistant's later quote waits for the owner (core.evidence), also on an empty list
+    assert again.pending == ("mostly Go these days, some Python",) and again.state == "approved"
+    assert again.evidence == ()
     assert git(vault, "status", "--porcelain") == ""
