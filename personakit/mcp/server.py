@@ -120,7 +120,6 @@ def build_server(
         # passes from walking it again and again (one took 14 ms, in the middle of a read, at 10k).
         gc.freeze()
         _running.append(kit)
-        log.info("serving %s%s", kit.root, " (read-only)" if read_only else "")
         try:
             yield kit
         finally:

@@ -342,4 +342,4 @@ def test_connecting_md_shows_what_serve_prints(tmp_path: Path) -> None:
     said = cli_process("serve", "--vault", str(where)).stderr.splitlines()  # stdin closed: it stops
     assert said == [line.replace("/Users/sam/PersonaKit", str(where)) for line in expected]
     again = cli_process("serve", "--vault", str(where)).stderr.splitlines()
-    assert again == [expected[-1].replace("/Users/sam/PersonaKit", str(where))]
+    assert again == [expected[0].replace("/Users/sam/PersonaKit", str(where))]
