@@ -74,10 +74,11 @@ class Draft(InvalidMemory):
 
 
 def clean(text: str) -> str:
-    """One line of printable text: whitespace runs become one space; control characters and invisible
-    ones (zero-width spaces and joiners, bidirectional controls, soft hyphens) are dropped."""
-    text = _SPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs"))
+    """One line of printable text: invisible characters (zero-width spaces and joiners, bidirectional
+    controls, soft hyphens) are dropped; a control character separates words as a space does (dropped, it
+    would glue two words into one the question's words no longer find); whitespace runs become one space."""
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in _INVISIBLE.sub("", text))
+    return _SPACE.sub(" ", text).strip()
 
 
 def normalize(text: str) -> str:
