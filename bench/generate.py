@@ -74,7 +74,8 @@ from vocabulary import (
     TOOLS,
 )
 
-from personakit.core.memory import CATEGORIES, Category, Memory, State, memory_id, render_memory, slug
+from personakit.core.memory import CATEGORIES, Category, Memory, State, render_memory
+from personakit.core.naming import memory_id, slug
 
 GENERATOR_VERSION = (
     3  # bump when the output changes, so cached vaults are rebuilt (3: everyday clauses, plain index)

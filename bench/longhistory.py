@@ -32,7 +32,8 @@ from typing import cast
 
 import generate
 
-from personakit.core.memory import CATEGORIES, STATES, Category, Memory, State, render_memory, slug
+from personakit.core.memory import CATEGORIES, STATES, Category, Memory, State, render_memory
+from personakit.core.naming import slug
 
 HISTORY_VERSION = 3  # bump when the output changes, so cached vaults are rebuilt
 CHUNK = 1000  # commits per fast-import run (one long run slows down as it goes)

@@ -35,14 +35,8 @@ from measure import (
     wait_idle,
 )
 
-from personakit.core.memory import (
-    VISIBLE_STATES,
-    InvalidMemory,
-    Memory,
-    memory_id,
-    parse_memory,
-    render_memory,
-)
+from personakit.core.memory import VISIBLE_STATES, InvalidMemory, Memory, parse_memory, render_memory
+from personakit.core.naming import memory_id
 from personakit.core.words import words
 
 Say = Callable[[str], None]  # progress lines, to stderr

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from personakit.cli import main
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.vault.service import PersonaKit
 
 

@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.code:
         sys.path.insert(0, str(args.code.resolve()))
-    from personakit.core.memory import Memory, memory_id, render_memory, slug
+    from personakit.core.memory import Memory, render_memory
+    from personakit.core.naming import memory_id, slug
     from personakit.core.words import words
 
     try:

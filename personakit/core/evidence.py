@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from personakit.core.front_matter import bounds, key_lines, value_end
-from personakit.core.memory import Memory, newline, normalize, parse_memory, scalar, set_key
+from personakit.core.memory import Memory, newline, parse_memory, scalar, set_key
+from personakit.core.naming import normalize
 
 MAX_QUOTES = 20  # quotes kept per memory, seen and pending together
 PENDING = "pending_evidence"

@@ -33,16 +33,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from personakit.core.evidence import add_evidence
-from personakit.core.memory import (
-    STATES,
-    InvalidMemory,
-    Memory,
-    State,
-    memory_id,
-    normalize,
-    parse_memory,
-    set_key,
-)
+from personakit.core.memory import STATES, InvalidMemory, Memory, State, parse_memory, set_key
+from personakit.core.naming import memory_id, normalize
 from personakit.core.people import key as name_key
 from personakit.core.people import render_about
 

@@ -21,7 +21,8 @@ from datetime import datetime
 
 import yaml
 
-from personakit.core.memory import CATEGORIES, MAX_QUOTES_READ, MAX_TEXT, STATES, Memory, clean, parse_memory
+from personakit.core.memory import CATEGORIES, MAX_QUOTES_READ, MAX_TEXT, STATES, Memory, parse_memory
+from personakit.core.naming import clean
 from personakit.core.when import read_day
 
 _BOUNDARY = re.compile(r"-{3,}[^\S\n]*$", re.MULTILINE)  # a delimiter line, as python-frontmatter finds it
@@ -146,7 +147,7 @@ def _plain_value(key: str, written: str, value: str) -> bool:
 
 
 def _clean(text: str) -> str:
-    """`core.memory.clean`, without its per-character check for the printable ASCII most texts are."""
+    """`core.naming.clean`, without its per-character check for the printable ASCII most texts are."""
     if text.isascii():
         spaced = _SPACE.sub(" ", text).strip()
         if spaced.isprintable():

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Literal, cast, get_args
 
 from personakit.core.credentials.engine import holds_credential
-from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category, clean
+from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category
+from personakit.core.naming import clean
 
 Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]
 REASONS: tuple[str, ...] = get_args(Reason)

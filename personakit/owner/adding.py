@@ -15,16 +15,8 @@ from __future__ import annotations
 from typing import Literal
 
 from personakit.core.evidence import add_evidence
-from personakit.core.memory import (
-    MAX_TEXT,
-    Memory,
-    memory_id,
-    normalize,
-    parse_memory,
-    render_memory,
-    set_state,
-    slug,
-)
+from personakit.core.memory import MAX_TEXT, Memory, parse_memory, render_memory, set_state
+from personakit.core.naming import memory_id, normalize, slug
 from personakit.core.proposal import Reason, check_proposal
 from personakit.errors import PersonaKitError
 from personakit.vault.service import PersonaKit, now

@@ -35,11 +35,11 @@ from personakit.core.memory import (
     InvalidMemory,
     Memory,
     State,
-    normalize,
     parse_memory,
     set_key,
     set_state,
 )
+from personakit.core.naming import normalize
 from personakit.core.people import key, same_subject
 from personakit.core.relations.pairs import clashes, clashes_with, search_words, similar_groups
 from personakit.errors import PersonaKitError

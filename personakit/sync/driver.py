@@ -20,8 +20,9 @@ import os
 import subprocess
 import sys
 
-from personakit.core.memory import InvalidMemory, parse_memory, slug
+from personakit.core.memory import InvalidMemory, parse_memory
 from personakit.core.merging import merge_memory
+from personakit.core.naming import slug
 from personakit.store.files import write_whole
 
 log = logging.getLogger("personakit")

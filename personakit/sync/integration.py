@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from personakit.core.memory import InvalidMemory, Memory, parse_memory, slug
+from personakit.core.memory import InvalidMemory, Memory, parse_memory
 from personakit.core.merging import Merged, Note, merge_memory
+from personakit.core.naming import slug
 from personakit.errors import PersonaKitError
 from personakit.store.files import plain_name
 from personakit.store.plumbing import Entry, Plumbing, Replayed

@@ -26,17 +26,8 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 from personakit.core import meaning
 from personakit.core.credentials.engine import holds_credential
 from personakit.core.evidence import with_quote
-from personakit.core.memory import (
-    VISIBLE_STATES,
-    Memory,
-    State,
-    memory_id,
-    memory_ids,
-    most_private,
-    normalize,
-    render_memory,
-    slug,
-)
+from personakit.core.memory import VISIBLE_STATES, Memory, State, most_private, render_memory
+from personakit.core.naming import memory_id, memory_ids, normalize, slug
 from personakit.core.people import check_about, expand
 from personakit.core.proposal import Reason, check_proposal
 from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose

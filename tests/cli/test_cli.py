@@ -22,7 +22,8 @@ from owner import (
 )
 
 from personakit.cli import COMMANDS
-from personakit.core.memory import memory_id, set_category
+from personakit.core.memory import set_category
+from personakit.core.naming import memory_id
 from personakit.vault.service import PersonaKit
 
 Capsys = pytest.CaptureFixture[str]

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from owner import author, changed_lines, clean, cli_process, commit_all, git, propose, subjects, write_memory
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.vault.service import PersonaKit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -13,7 +13,8 @@ import pexpect
 import pytest
 from owner import cli, commit_all, git, subjects
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 
 Capsys = pytest.CaptureFixture[str]
 DATA = Path(__file__).resolve().parents[1] / "data" / "import"

@@ -8,16 +8,8 @@ import unicodedata
 import pytest
 
 from personakit.core.evidence import add_evidence
-from personakit.core.memory import (
-    InvalidMemory,
-    Memory,
-    memory_id,
-    normalize,
-    parse_memory,
-    render_memory,
-    set_state,
-    slug,
-)
+from personakit.core.memory import InvalidMemory, Memory, parse_memory, render_memory, set_state
+from personakit.core.naming import memory_id, normalize, slug
 
 HAND_FORMATTED = """---
 # my own comment, keep it

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from personakit.core.memory import InvalidMemory, memory_id, parse_memory, set_state
+from personakit.core.memory import InvalidMemory, parse_memory, set_state
 from personakit.core.merging import merge_memory, more_private
+from personakit.core.naming import memory_id
 
 TEXT = "Prefers direct, practical feedback"
 BASE = f"""---

@@ -6,15 +6,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from personakit.core.memory import (
-    CATEGORIES,
-    STATES,
-    InvalidMemory,
-    Memory,
-    clean,
-    parse_memory,
-    render_memory,
-)
+from personakit.core.memory import CATEGORIES, STATES, InvalidMemory, Memory, parse_memory, render_memory
+from personakit.core.naming import clean
 from personakit.core.plainfile import _clean, read_memory, read_plain
 
 # Values a person might type where a plain word is expected: YAML reads many of them as something else.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from personakit.core.masking import present
-from personakit.core.memory import Memory, memory_id
+from personakit.core.memory import Memory
+from personakit.core.naming import memory_id
 from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE, Match, clamp_limit, compose
 
 

@@ -8,8 +8,9 @@ from datetime import date
 import pytest
 import yaml
 
-from personakit.core.memory import Memory, memory_id, parse_memory, render_memory, set_state
+from personakit.core.memory import Memory, parse_memory, render_memory, set_state
 from personakit.core.merging import merge_memory
+from personakit.core.naming import memory_id
 from personakit.core.people import (
     Person,
     check_about,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from git import Repo
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.vault.service import PersonaKit
 
 from rawclient import RawServer

@@ -13,7 +13,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from owner import cli, commit_all, propose, write_memory
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.mcp.resources import guide_text
 from personakit.store.ledger import Ledger
 

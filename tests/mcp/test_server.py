@@ -17,7 +17,7 @@ import pytest
 from git import Repo
 from mcp.shared.exceptions import MCPError
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.core.reading import EMPTY_NOTE, FILL_NOTE, NOTE
 
 from conftest import call, call_error, connect, server_command, server_env

@@ -11,7 +11,8 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from owner import cli, commit_all, git, subjects
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 
 from conftest import call, call_error, connect
 

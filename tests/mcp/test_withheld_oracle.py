@@ -16,7 +16,7 @@ from pathlib import Path
 
 from git import Repo
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 
 from rawclient import RawServer
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from owner import changed_lines, clean, cli, cli_process, commit_all, git, subjects
 
-from personakit.core.memory import Memory, memory_id, parse_memory, render_memory
+from personakit.core.memory import Memory, parse_memory, render_memory
+from personakit.core.naming import memory_id
 from personakit.core.relations.pairs import near_duplicates
 from personakit.errors import PersonaKitError
 from personakit.mcp.server import INSTRUCTIONS

@@ -11,7 +11,8 @@ import pytest
 from owner import cli_process, git, propose
 
 from personakit.core.categories import guess_category
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 
 SAVED = """\
 Saved memories

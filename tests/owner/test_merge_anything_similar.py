@@ -12,7 +12,8 @@ from pathlib import Path
 import pexpect
 from owner import changed_lines, clean, cli_process, git, propose, subjects
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 
 PROMPT = r"decide( \[[^\]]*\])?: "
 

@@ -12,7 +12,7 @@ import pexpect
 import pytest
 from owner import author, changed_lines, clean, cli, commit_all, git, subjects, write_memory
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 
 PROMPT = r"decide( \[[^\]]*\])?: "
 

@@ -10,7 +10,7 @@ import pytest
 from owner import changed_lines, clean, cli, commit_all, subjects, write_memory
 from test_review import PROMPT, finish, spawn
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 from personakit.owner.decisions import decide
 from personakit.vault.service import PersonaKit
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pexpect
 from owner import commit_all, propose, write_memory
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 
 PROMPT = r"decide( \[[^\]]*\])?: "
 

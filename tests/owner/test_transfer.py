@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from owner import cli, cli_process, git, propose, subjects
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 from personakit.owner.importing import parsers
 from personakit.owner.importing.guess import guess
 from personakit.owner.importing.storing import read_source

@@ -22,7 +22,8 @@ from typing import Any, cast
 
 import pytest
 
-from personakit.core.memory import Category, Memory, State, memory_id, render_memory, slug
+from personakit.core.memory import Category, Memory, State, render_memory
+from personakit.core.naming import memory_id, slug
 from personakit.core.words import words
 from personakit.store.index import ALL_WORDS_FIELDS
 from personakit.vault.service import PersonaKit, init_vault

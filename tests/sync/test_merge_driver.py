@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 from personakit.vault.gitconfig import ATTRIBUTE, command
 
 from devices import TEA, Device, clone, git, laptop_and_desktop

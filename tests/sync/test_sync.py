@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 from personakit.errors import PersonaKitError
 from personakit.vault.service import init_vault
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 
 from conftest import call, connect, server_env
 from devices import Device, bare_remote, clone, first_device, git

@@ -17,7 +17,8 @@ import pexpect
 import pytest
 from owner import cli
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 from personakit.owner.held import accept_all
 from personakit.vault.service import PersonaKit
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from owner import commit_all
 
-from personakit.core.memory import Memory, memory_id, render_memory
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id
 
 FULL = os.environ.get("PERSONAKIT_FULL") == "1"
 READS = 5_000 if FULL else 2_000

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from owner import cli, commit_all, propose, subjects
 
-from personakit.core.memory import Memory, memory_id, render_memory
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id
 from personakit.errors import PersonaKitError
 from personakit.owner.doctor import examine
 from personakit.vault.service import PersonaKit, init_vault

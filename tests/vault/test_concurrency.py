@@ -18,7 +18,8 @@ import anyio
 import pytest
 from git import Repo
 
-from personakit.core.memory import memory_id, parse_memory
+from personakit.core.memory import parse_memory
+from personakit.core.naming import memory_id
 
 from conftest import call, connect, server_env
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from owner import cli_process, subjects
 
-from personakit.core.memory import memory_id
+from personakit.core.naming import memory_id
 
 
 def test_an_empty_new_note_is_a_quiet_draft_until_it_is_a_memory(vault: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from git import Repo
 
-from personakit.core.memory import clean, memory_id, memory_ids, normalize, reading_form
+from personakit.core.naming import clean, memory_id, memory_ids, normalize, reading_form
 from personakit.owner.decisions import decide
 from personakit.vault.service import PersonaKit
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from owner import cli_process, commit_all, git, propose, write_memory
 
-from personakit.core.memory import Memory, memory_id, render_memory
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id
 
 from conftest import server_command, server_env
 from rawclient import RawServer

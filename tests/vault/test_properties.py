@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from personakit.core.meaning import expand
-from personakit.core.memory import Memory, memory_id, render_memory
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id
 from personakit.core.proposal import REASONS
 from personakit.core.reading import NOTE, clamp_limit
 from personakit.core.withholding import counted_words

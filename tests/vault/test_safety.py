@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from git import Repo
 
-from personakit.core.memory import Memory, memory_id, render_memory, slug
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id, slug
 
 from conftest import call, call_error, connect
 

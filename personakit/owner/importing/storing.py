@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Literal
 
 from personakit.core.categories import guess_category
-from personakit.core.memory import Memory, memory_id, render_memory, slug
+from personakit.core.memory import Memory, render_memory
+from personakit.core.naming import memory_id, slug
 from personakit.core.proposal import check_proposal
 from personakit.core.relations.pairs import near_duplicates
 from personakit.core.when import check_day
