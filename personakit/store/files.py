@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import builtins
 import errno
-import fcntl
-import functools
 import hashlib
 import os
 import shutil
@@ -20,13 +18,13 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
-from personakit.errors import PersonaKitError, VaultBusy
+from personakit.errors import PersonaKitError
+from personakit.store.vaultlock import hold
 
 MAX_FILE_BYTES = 1_000_000  # larger files in memories/ are skipped and reported
 STATE_DIR = ".personakit"
@@ -321,41 +319,9 @@ class VaultFiles:
             n += 1
         return f"{stem}-{suffix}-{n}.md"
 
-    @contextmanager
-    def lock(self, timeout: float = 30.0) -> Iterator[None]:
+    def lock(self, timeout: float = 30.0) -> AbstractContextManager[None]:
         """Hold the vault-wide mutation lock (see the module docstring); a thread may take it again."""
-        if getattr(self._held, "depth", 0):
-            self._held.depth += 1
-            try:
-                yield
-            finally:
-                self._held.depth -= 1
-            return
-        path = self.ensure_state_dir() / "vault.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never through a link
-        try:
-            deadline = time.monotonic() + timeout
-            seen: dict[str, None] = {}  # who held it while this process waited, in order
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
-                    if holder and len(seen) < 10:
-                        seen[holder] = None
-                    if time.monotonic() > deadline:
-                        raise VaultBusy(_busy(timeout, list(seen))) from None
-                    time.sleep(0.002)
-            os.ftruncate(fd, 0)  # say who holds it, for a process that waits behind this one
-            os.pwrite(fd, f"{os.getpid()} {_command()}".encode(), 0)
-            self._held.depth = 1
-            try:
-                yield
-            finally:
-                self._held.depth = 0
-        finally:
-            os.close(fd)  # closing the descriptor releases the lock
+        return hold(self.ensure_state_dir() / "vault.lock", self._held, timeout)
 
 
 def _made_private(path: str, st: os.stat_result) -> os.stat_result:
@@ -365,34 +331,6 @@ def _made_private(path: str, st: os.stat_result) -> os.stat_result:
         return os.lstat(path)
     except OSError:  # not ours to change (a read-only mount): doctor reports it
         return st
-
-
-@functools.cache
-def _command() -> str:
-    """This process's command line, shortened, to name it to a process that waits for the vault lock."""
-    try:
-        args = Path("/proc/self/cmdline").read_bytes().split(b"\0")
-        text = " ".join(os.path.basename(a.decode(errors="replace")) if i == 0 else a.decode(errors="replace")
-                        for i, a in enumerate(args) if a)  # fmt: skip
-    except OSError:
-        text = ""
-    return (text or "personakit")[:120]
-
-
-def _busy(timeout: float, holders: builtins.list[str]) -> str:
-    """What kept the vault lock from this process, as a sentence."""
-    named = [f"pid {h.partition(' ')[0]} ({h.partition(' ')[2]})" for h in holders]
-    if len(named) <= 1:
-        who = named[0] if named else "another PersonaKit process"
-        return (
-            f"the vault was busy for {timeout:.0f} s: {who} held its lock the whole time; nothing was changed; "
-            "try again when it has finished"
-        )
-    return (
-        f"the vault was busy for {timeout:.0f} s: {len(named)} other PersonaKit processes changed it one after "
-        f"another ({', '.join(named[:3])}{' and more' if len(named) > 3 else ''}); nothing was changed; "
-        "try again in a moment"
-    )
 
 
 def fsync_dir(path: Path) -> None:
