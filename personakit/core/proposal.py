@@ -1,13 +1,17 @@
-"""Checking a proposal: the four refusal reasons, in the contract's order, before anything touches disk."""
+"""Checking a proposal: the four refusal reasons, in the contract's order, before anything touches disk;
+then its optional names and days (`who_and_when`), each wrong one a sentence."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Literal, cast, get_args
 
 from personakit.core.credentials.engine import holds_credential
 from personakit.core.memory import CATEGORIES, MAX_QUOTE_STORED, MAX_TEXT, Category
 from personakit.core.naming import clean
+from personakit.core.people import check_about
+from personakit.core.when import check_day
 
 Reason = Literal["empty_text", "too_long", "credential_shape", "empty_quote"]
 REASONS: tuple[str, ...] = get_args(Reason)
@@ -48,3 +52,20 @@ def check_proposal(text: str, quote: str, category: str) -> Proposal | Reason:
     return Proposal(
         text, shorten(quote, MAX_QUOTE_STORED), cast(Category, known) if known in CATEGORIES else "other"
     )
+
+
+def who_and_when(
+    about: object, said: object, until: object, today: date
+) -> tuple[tuple[str, ...], str, str] | str:
+    """A proposal's names and days, checked; a sentence saying what is wrong when one is."""
+    names = check_about(about)
+    if isinstance(names, str):
+        return names
+    try:
+        said_day = check_day(said, "said", today) or ""
+        until_day = check_day(until, "until", today) or ""
+    except ValueError as error:
+        return f"{error}; nothing was stored"
+    if said_day and until_day and until_day < said_day:
+        return f"until {until_day} is before said {said_day}; nothing was stored"
+    return names, said_day, until_day

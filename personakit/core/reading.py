@@ -96,3 +96,14 @@ def compose(
     if notes:
         result["note"] = " ".join(notes)
     return result
+
+
+def unique(matches: list[Match]) -> list[Match]:
+    """One match per id: two files claiming one id (a copy made by hand) must not show twice."""
+    seen: set[str] = set()
+    out = []
+    for match in matches:
+        if match.memory.id not in seen:
+            seen.add(match.memory.id)
+            out.append(match)
+    return out

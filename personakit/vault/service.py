@@ -28,10 +28,10 @@ from personakit.core.credentials.engine import holds_credential
 from personakit.core.evidence import with_quote
 from personakit.core.memory import VISIBLE_STATES, Memory, State, most_private, render_memory
 from personakit.core.naming import memory_id, memory_ids, normalize, slug
-from personakit.core.people import check_about, expand
-from personakit.core.proposal import Reason, check_proposal
-from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose
-from personakit.core.when import check_day, is_past
+from personakit.core.people import expand
+from personakit.core.proposal import Reason, check_proposal, who_and_when
+from personakit.core.reading import FILL_TO, Match, ReadResult, clamp_limit, compose, unique
+from personakit.core.when import is_past
 from personakit.core.withholding import counted_words, shares
 from personakit.core.words import words
 from personakit.errors import PersonaKitError, ReadOnlyVault
@@ -245,7 +245,7 @@ class PersonaKit(Vault):
             wanted += limit + 10
         approved = self._fill(len(matches), today, found, near) if len(matches) < FILL_TO else []
         count = self.indexed(lambda: self.index.count_restricted(counted, withheld))
-        result = compose(_unique(matches), approved, count, limit, today)
+        result = compose(unique(matches), approved, count, limit, today)
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(
@@ -292,7 +292,10 @@ class PersonaKit(Vault):
         near-duplicates are marked (`personakit.vault.linking`); neither changes the answer. `about`,
         `said` and `until` (`core.people`, `core.when`) are checked first: a bad one is a PersonaKitError
         sentence, and nothing is written. Proposed again, a memory keeps its own."""
-        names, said, until = _who_and_when(about, said, until)
+        checked_names = who_and_when(about, said, until, date.today())
+        if isinstance(checked_names, str):
+            raise PersonaKitError(checked_names)
+        names, said, until = checked_names
         checked = check_proposal(text, quote, category)
         if isinstance(checked, str):
             return {"stored": False, "reason": checked}
@@ -373,30 +376,3 @@ class PersonaKit(Vault):
             self.sync(None, commit=False)
         self._synced.set()
         self._caught_up.set()
-
-
-def _who_and_when(about: object, said: object, until: object) -> tuple[tuple[str, ...], str, str]:
-    """A proposal's names and days, checked; PersonaKitError with one sentence when one is wrong."""
-    names = check_about(about)
-    if isinstance(names, str):
-        raise PersonaKitError(names)
-    today = date.today()
-    try:
-        said_day = check_day(said, "said", today) or ""
-        until_day = check_day(until, "until", today) or ""
-    except ValueError as error:
-        raise PersonaKitError(f"{error}; nothing was stored") from None
-    if said_day and until_day and until_day < said_day:
-        raise PersonaKitError(f"until {until_day} is before said {said_day}; nothing was stored")
-    return names, said_day, until_day
-
-
-def _unique(matches: list[Match]) -> list[Match]:
-    """One match per id: two files claiming one id (a copy made by hand) must not show twice."""
-    seen: set[str] = set()
-    out = []
-    for match in matches:
-        if match.memory.id not in seen:
-            seen.add(match.memory.id)
-            out.append(match)
-    return out
