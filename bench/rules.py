@@ -64,7 +64,9 @@ def main() -> int:
                 t3 = time.perf_counter()
                 kit.index.count_restricted(terms, set())
                 t4 = time.perf_counter()
-                matches = [Match(m, h.shared, h.fine) for h, m in zip(hits, memories, strict=True) if m is not None]
+                matches = [
+                    Match(m, h.shared, h.fine) for h, m in zip(hits, memories, strict=True) if m is not None
+                ]
                 compose(matches, [], 0, 7)
                 t5 = time.perf_counter()
                 spent["ranking"] += t1 - t0

@@ -11,6 +11,7 @@
 
     python bench/start.py                         # 30 and 10,000 memories, 7 starts, one minute
     python bench/start.py --sizes 100000 --runs 3
+    python bench/start.py --code /path/to/older/checkout     # the same, with another checkout's code
 """
 
 from __future__ import annotations
@@ -50,9 +51,9 @@ async def first_minute(env: Env, vault: Path, log: Path, seconds: float) -> dict
     return figures
 
 
-async def measure(sizes: list[int], runs: int, minute: float) -> None:
+async def measure(sizes: list[int], runs: int, minute: float, code: Path | None) -> None:
     with tempfile.TemporaryDirectory(prefix="pk-start-") as tmp:
-        env = Env(Path(tmp))
+        env = Env(Path(tmp), code)
         print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
         for n in sizes:
             vault = env.root / f"vault-{n}"
@@ -80,8 +81,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[30, 10_000])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--minute", type=float, default=60.0, help="seconds of reads after a start; 0: none")
+    parser.add_argument(
+        "--code", type=Path, help="run the personakit of this checkout (e.g. an older commit's)"
+    )
     args = parser.parse_args()
-    anyio.run(measure, args.sizes, args.runs, args.minute)
+    anyio.run(measure, args.sizes, args.runs, args.minute, args.code)
 
 
 if __name__ == "__main__":

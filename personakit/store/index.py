@@ -234,11 +234,16 @@ class MemoryIndex:
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
         """The stat each file (all, or the named ones) was indexed at."""
         with self._lock:
-            s = self._fresh_searcher()
-            docs = (
-                s.all_stored_fields() if names is None else filter(None, (s.document(name=n) for n in names))
-            )
-            return {d["name"]: _stat(d) for d in docs}
+            if names is not None:
+                s = self._fresh_searcher()
+                return {d["name"]: _stat(d) for d in filter(None, (s.document(name=n) for n in names))}
+            # Every file's (the check at start): on a searcher of its own, outside the lock, as it reads every
+            # stored document (0.3 s at 10k memories, 3 s at 100k) and reads must not wait for it meanwhile.
+            own = self._ix.searcher()
+        try:
+            return {d["name"]: _stat(d) for d in own.all_stored_fields()}
+        finally:
+            own.close()
 
     def by_id(self, memory_id: str) -> list[Hit]:
         """Every file indexed with this id: one, or several copies of one memory."""
