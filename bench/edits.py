@@ -29,9 +29,9 @@ from phases import _editor_word, _save_like_an_editor, _visible_files
 TIMEOUT = 10.0
 
 
-async def measure(size: int, rounds: int, in_a_row: int, gap: float) -> None:
+async def measure(size: int, rounds: int, in_a_row: int, gap: float, code: Path | None) -> None:
     with tempfile.TemporaryDirectory(prefix="pk-edits-") as tmp:
-        env = Env(Path(tmp))
+        env = Env(Path(tmp), code)
         vault = env.root / "vault"
         generate.fresh_copy(size, vault)
         env.cli(vault, "reindex", log=env.logs / "personakit.log")
@@ -70,8 +70,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--in-a-row", type=int, default=5)
     parser.add_argument("--gap", type=float, default=0.0, help="seconds between two saves")
+    parser.add_argument(
+        "--code", type=Path, help="run the personakit of this checkout (e.g. an older commit's)"
+    )
     args = parser.parse_args()
-    anyio.run(measure, args.size, args.rounds, args.in_a_row, args.gap)
+    anyio.run(measure, args.size, args.rounds, args.in_a_row, args.gap, args.code)
 
 
 if __name__ == "__main__":
