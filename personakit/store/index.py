@@ -383,7 +383,11 @@ class MemoryIndex:
             s = self._fresh_searcher()
             self._ranker.postings.values(s, "id")
             least = max(2, int(s.reader().doc_count_all() * share))
-            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(s.reader(), f, least)]
+            own = self._ix.searcher()  # finding the common words walks every term: outside the lock
+        try:
+            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
+        finally:
+            own.close()
         for field, word in common:
             with self._lock:  # one word at a time: reads and writes go between them
                 if self._ix is None:
