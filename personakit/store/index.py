@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 import logging
 import shutil
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from threading import RLock
@@ -70,6 +71,9 @@ SCHEMA = fields.Schema(
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
+# Work in the background that reads every document or term pauses this long every BREATHE_EVERY of them:
+# reads meanwhile get the GIL at once, rather than after the interpreter's switch interval (5 ms).
+BREATHE_EVERY, BREATH = 200, 0.001
 WARM_SHARE = 0.01  # words more than this share of the memories have are read ahead after start
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 
@@ -241,7 +245,12 @@ class MemoryIndex:
             # stored document (0.3 s at 10k memories, 3 s at 100k) and reads must not wait for it meanwhile.
             own = self._ix.searcher()
         try:
-            return {d["name"]: _stat(d) for d in own.all_stored_fields()}
+            found = {}
+            for number, d in enumerate(own.all_stored_fields(), 1):
+                found[d["name"]] = _stat(d)
+                if number % BREATHE_EVERY == 0:
+                    time.sleep(BREATH)  # the GIL to the reads now, not at the next switch in up to 5 ms
+            return found
         finally:
             own.close()
 
@@ -385,7 +394,8 @@ class MemoryIndex:
             least = max(2, int(s.reader().doc_count_all() * share))
             own = self._ix.searcher()  # finding the common words walks every term: outside the lock
         try:
-            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
+            common = [(f, w) for f in ("words", "restricted_words")
+                      for w in frequent(own.reader(), f, least, lambda: time.sleep(BREATH))]  # fmt: skip
         finally:
             own.close()
         for field, word in common:

@@ -201,11 +201,16 @@ class Postings:
         return having, (having if len(text) == len(docs) else bits(text, size))
 
 
-def frequent(reader: Any, field: str, least: int) -> Iterator[str]:
-    """The words of field that at least `least` documents have (deleted ones too)."""
+def frequent(
+    reader: Any, field: str, least: int, breathe: Callable[[], None] = lambda: None
+) -> Iterator[str]:
+    """The words of field that at least `least` documents have (deleted ones too); breathe is called
+    every thousand terms (background work gives reads the GIL)."""
     counts: dict[str, int] = {}
     for leaf, _ in reader.leaf_readers():
-        for term, info in leaf.iter_field(field):
+        for number, (term, info) in enumerate(leaf.iter_field(field), 1):
+            if number % 1000 == 0:
+                breathe()
             word = term.decode("utf-8") if isinstance(term, bytes) else term
             counts[word] = counts.get(word, 0) + info.doc_frequency()
     return (word for word, count in counts.items() if count >= least)
