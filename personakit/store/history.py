@@ -16,7 +16,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,7 +163,7 @@ class History:
                             lambda chunk: self._run("hash-object", "-w", "--", *chunk).split())  # fmt: skip
             if not trees.known:
                 return Built(changes, None, None, None, [])
-            unwritten: list[tuple[bytes, bytes]] = []
+            unwritten: list[tuple[bytes, Sequence[bytes]]] = []
             return Built(changes, trees.commit, trees.tree, trees.apply(changes, unwritten), unwritten)
         except GitCommandError as error:
             trees.forget()

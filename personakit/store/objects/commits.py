@@ -165,7 +165,7 @@ class Commits:
         lines = [f"tree {tree}", *([f"parent {parent}"] if parent else []),
                  f"author {author[0]} <{author[1]}> {when}", f"committer {committer[0]} <{committer[1]}> {when}",
                  "", message if message.endswith("\n") else message + "\n"]  # fmt: skip
-        return self.objects.write(b"commit", "\n".join(lines).encode("utf-8")).hex()
+        return self.objects.write(b"commit", ["\n".join(lines).encode("utf-8")]).hex()
 
     def _refresh(self, whole: Mapping[str, str]) -> None:
         stamps: list[tuple[int, int] | None] = []
