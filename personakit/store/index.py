@@ -10,16 +10,14 @@ Reads are ranked from the words' postings by `store.ranking` (see there for the 
 Each memory's words go in the field of its state: `words` for the memories a read may return (approved,
 unconfirmed), `restricted_words` and `rejected_words` for the others. A read then needs no filter (which
 Whoosh would materialize over every visible document on each query), and counting `withheld` reads only
-the restricted memories' postings.
-
-The index lives in `.personakit/index` and can always be deleted: it is rebuilt from the files."""
+the restricted memories' postings. The index lives in `.personakit/index` and can always be deleted:
+it is rebuilt from the files."""
 
 from __future__ import annotations
 
 import heapq
 import logging
 import shutil
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from threading import RLock
@@ -36,7 +34,7 @@ from personakit.core.reading import tie_break
 from personakit.core.words import words
 from personakit.store.files import FileStat
 from personakit.store.kept import Kept
-from personakit.store.postings import frequent
+from personakit.store.postings import breathing, frequent
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
 
 log = logging.getLogger("personakit")
@@ -71,9 +69,6 @@ SCHEMA = fields.Schema(
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
-# Work in the background that reads every document or term pauses this long every BREATHE_EVERY of them:
-# reads meanwhile get the GIL at once, rather than after the interpreter's switch interval (5 ms).
-BREATHE_EVERY, BREATH = 200, 0.001
 WARM_SHARE = 0.01  # words more than this share of the memories have are read ahead after start
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 
@@ -236,23 +231,13 @@ class MemoryIndex:
 
     # -- reading --------------------------------------------------------------------------------------
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
-        """The stat each file (all, or the named ones) was indexed at."""
+        """The stat each file (all, or the named ones) was indexed at; all on a searcher of its own, unlocked."""
         with self._lock:
+            s = self._fresh_searcher() if names is not None else self._ix.searcher()
             if names is not None:
-                s = self._fresh_searcher()
                 return {d["name"]: _stat(d) for d in filter(None, (s.document(name=n) for n in names))}
-            # Every file's (the check at start): on a searcher of its own, outside the lock, as it reads every
-            # stored document (0.3 s at 10k memories, 3 s at 100k) and reads must not wait for it meanwhile.
-            own = self._ix.searcher()
-        try:
-            found = {}
-            for number, d in enumerate(own.all_stored_fields(), 1):
-                found[d["name"]] = _stat(d)
-                if number % BREATHE_EVERY == 0:
-                    time.sleep(BREATH)  # the GIL to the reads now, not at the next switch in up to 5 ms
-            return found
-        finally:
-            own.close()
+        with s:  # every document (the check at start: 0.3 s at 10k memories): reads must not wait for it
+            return {d["name"]: _stat(d) for d in breathing(s.all_stored_fields())}
 
     def by_id(self, memory_id: str) -> list[Hit]:
         """Every file indexed with this id: one, or several copies of one memory."""
@@ -391,13 +376,9 @@ class MemoryIndex:
                 return 0
             s = self._fresh_searcher()
             self._ranker.postings.values(s, "id")
-            least = max(2, int(s.reader().doc_count_all() * share))
-            own = self._ix.searcher()  # finding the common words walks every term: outside the lock
-        try:
-            common = [(f, w) for f in ("words", "restricted_words")
-                      for w in frequent(own.reader(), f, least, lambda: time.sleep(BREATH))]  # fmt: skip
-        finally:
-            own.close()
+            least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
+        with own:  # finding the common words walks every term: outside the lock
+            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
         for field, word in common:
             with self._lock:  # one word at a time: reads and writes go between them
                 if self._ix is None:
