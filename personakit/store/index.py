@@ -231,7 +231,7 @@ class MemoryIndex:
 
     # -- reading --------------------------------------------------------------------------------------
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
-        """The stat each file (all, or the named ones) was indexed at; all on a searcher of its own, unlocked."""
+        """The stat each file (all, or the named ones) was indexed at; all: on a searcher of its own."""
         with self._lock:
             s = self._fresh_searcher() if names is not None else self._ix.searcher()
             if names is not None:
