@@ -68,6 +68,18 @@ class RawServer:
         self.proc.stdin.write(line + b"\n")
         self.proc.stdin.flush()
 
+    def answers_to(self, line: bytes) -> list[dict[str, Any]]:
+        """Send a line as it is, then a ping; the answers that came before the ping's (the ping's own
+        answer proves the server is still serving)."""
+        self.write_line(line)
+        answers = []
+        ping = self.send("ping", {})
+        while True:
+            message = self.next_message(lambda m: "id" in m, timeout=20)
+            if message["id"] == ping and "result" in message:
+                return answers
+            answers.append(message)
+
     def next_message(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
         """The next message wanted accepts (the others are skipped)."""
         assert self.proc.stdout

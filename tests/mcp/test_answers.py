@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from rawclient import RawServer
 
@@ -80,40 +79,28 @@ def test_without_git_version_and_help_work_and_the_rest_say_so(tmp_path: Path) -
     assert not vault.exists()  # nothing was half-made
 
 
-def bad(server: RawServer, line: bytes) -> list[dict[str, Any]]:
-    """Send a line, then a ping; the answers that came before the ping's."""
-    server.write_line(line)
-    answers = []
-    ping = server.send("ping", {})
-    while True:
-        message = server.next_message(lambda m: "id" in m, timeout=20)
-        if message["id"] == ping and "result" in message:
-            return answers
-        answers.append(message)
-
-
 def test_malformed_json_rpc_gets_the_specs_error_answers(vault: Path) -> None:
     server = RawServer(vault)
     try:
-        assert [(a["id"], a["error"]["code"]) for a in bad(server, b"{not json")] == [(None, -32700)]
+        assert [(a["id"], a["error"]["code"]) for a in server.answers_to(b"{not json")] == [(None, -32700)]
         wrong = json.dumps({"jsonrpc": "1.0", "id": 41, "method": "tools/list"}).encode()
-        assert [(a["id"], a["error"]["code"]) for a in bad(server, wrong)] == [(41, -32600)]
+        assert [(a["id"], a["error"]["code"]) for a in server.answers_to(wrong)] == [(41, -32600)]
         batch = json.dumps([
             {"jsonrpc": "2.0", "id": 42, "method": "tools/list"},
             {"jsonrpc": "2.0", "id": "forty-three", "method": "ping"},
             {"jsonrpc": "2.0", "method": "notifications/initialized"},
         ]).encode()  # fmt: skip
-        answers = bad(server, batch)
+        answers = server.answers_to(batch)
         assert [(a["id"], a["error"]["code"]) for a in answers] == [
             (42, -32600),
             ("forty-three", -32600),
             (None, -32600),
         ]
         assert "batch" in answers[0]["error"]["message"]
-        assert [(a["id"], a["error"]["code"]) for a in bad(server, b"[]")] == [(None, -32600)]
+        assert [(a["id"], a["error"]["code"]) for a in server.answers_to(b"[]")] == [(None, -32600)]
         no_method = json.dumps({"jsonrpc": "2.0", "id": 44}).encode()
-        assert [(a["id"], a["error"]["code"]) for a in bad(server, no_method)] == [(44, -32600)]
-        assert bad(server, b"") == []  # a blank line is not a message
+        assert [(a["id"], a["error"]["code"]) for a in server.answers_to(no_method)] == [(44, -32600)]
+        assert server.answers_to(b"") == []  # a blank line is not a message
         result = server.call("personakit_propose", text="Still answering", quote="yes", category="other")
         assert result["structuredContent"]["stored"] is True  # and the session carries on
     finally:

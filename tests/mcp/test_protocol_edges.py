@@ -10,19 +10,6 @@ from typing import Any
 from rawclient import RawServer
 
 
-def answers_to(server: RawServer, line: bytes) -> list[dict[str, Any]]:
-    """Send a line, then a ping; the answers that came before the ping's (the ping's proves the server
-    is still serving)."""
-    server.write_line(line)
-    answers = []
-    ping = server.send("ping", {})
-    while True:
-        message = server.next_message(lambda m: "id" in m, timeout=20)
-        if message["id"] == ping and "result" in message:
-            return answers
-        answers.append(message)
-
-
 def codes(answers: list[dict[str, Any]]) -> list[tuple[Any, int]]:
     return [(a["id"], a["error"]["code"]) for a in answers]
 
@@ -30,11 +17,11 @@ def codes(answers: list[dict[str, Any]]) -> list[tuple[Any, int]]:
 def test_a_line_nested_thousands_deep_is_answered_and_the_server_lives_on(vault: Path) -> None:
     server = RawServer(vault)
     try:
-        assert codes(answers_to(server, b"[" * 2000 + b"]" * 2000)) == [(None, -32600)]
+        assert codes(server.answers_to(b"[" * 2000 + b"]" * 2000)) == [(None, -32600)]
         deep = b'{"jsonrpc":"2.0","id":5,"method":"ping","params":' + b'{"a":' * 2000 + b"1" + b"}" * 2001
-        assert [code for _, code in codes(answers_to(server, deep))] == [-32600]
+        assert [code for _, code in codes(server.answers_to(deep))] == [-32600]
         objects = b'{"a":' * 100_000 + b"1" + b"}" * 100_000  # far past Python's recursion limit
-        assert [code for _, code in codes(answers_to(server, objects))] == [-32600]
+        assert [code for _, code in codes(server.answers_to(objects))] == [-32600]
         result = server.call("personakit_propose", text="Still answering", quote="yes", category="other")
         assert result["structuredContent"]["stored"] is True
     finally:
@@ -46,9 +33,9 @@ def test_ids_that_are_objects_floats_or_booleans_get_invalid_request(vault: Path
     try:
         for request_id in ({"a": 1}, 1.5, 1.0, True, False, [7]):
             line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"}).encode()
-            assert codes(answers_to(server, line)) == [(None, -32600)], request_id
+            assert codes(server.answers_to(line)) == [(None, -32600)], request_id
         # a notification (no id at all) is still answered by nothing
-        assert answers_to(server, b'{"jsonrpc":"2.0","method":"notifications/initialized"}') == []
+        assert server.answers_to(b'{"jsonrpc":"2.0","method":"notifications/initialized"}') == []
     finally:
         assert server.close() == 0
 
