@@ -19,7 +19,7 @@ What it learns about the words it did test stays what the contract says: that a 
 shares one of them. A cap on answers that count (per memory) would not do: a single positive answer
 ends a sweep of single candidates, and negative answers cost nothing.
 
-Pure: no I/O; `store.asked` keeps the day's words.
+Pure: no I/O; `store.ledger.AskedWords` keeps the day's words.
 """
 
 from __future__ import annotations
