@@ -1,7 +1,7 @@
 """Several writers at once: servers, the owner's CLI and an editor on one vault lose nothing.
 
 CI runs a reduced size; the issue's full size (4 servers x 250 proposals) runs with
-`PERSONAKIT_FULL=1 python -m pytest tests/vault/test_concurrency.py tests/vault/test_crash.py tests/vault/test_properties.py`.
+`PERSONAKIT_FULL=1 python -m pytest -m "slow or not slow" tests/vault/test_concurrency.py tests/vault/test_crash.py tests/vault/test_properties.py`.
 """
 
 from __future__ import annotations
