@@ -5,6 +5,9 @@ edit (one commit, "edit m_x: ... (by hand)"). An editor that fails leaves the fi
 stays (an id line changed or removed is put back); a saved file that cannot be read is not committed,
 and the owner is told how to fix it; one that holds something shaped like a secret goes back to its old
 text (a secret never stays on disk), and the owner is told why.
+
+It also holds the two keys every review prompt shares (`SKIP_KEYS`, `QUIT_KEYS`): review's own walk, held
+changes, quotes waiting, past memories.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from contextlib import suppress
 
 from personakit.core.memory import InvalidMemory, Memory, parse_memory, set_key
 from personakit.vault.service import PersonaKit
+
+SKIP_KEYS = ("n", " ", "\r", "\n")  # not now: n, space or Enter
+QUIT_KEYS = ("q", "\x1b", "\x04", "")  # q, Escape, Ctrl-D, or the end of input
 
 
 def edit_in_editor(

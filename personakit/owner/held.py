@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from personakit.core.memory import STATES, InvalidMemory, Memory, key_value, parse_memory, set_state
 from personakit.errors import PersonaKitError
+from personakit.owner.editing import QUIT_KEYS, SKIP_KEYS
 from personakit.vault import identities
 from personakit.vault.service import PersonaKit
 from personakit.vault.trust import HELD, release
@@ -94,10 +95,10 @@ def review_held(kit: PersonaKit, key: Callable[[], str], say: Callable[[str], No
                 accept(kit, one)
                 say(f"accepted: {one.state}")
                 break
-            if pressed in ("n", " ", "\r", "\n"):
+            if pressed in SKIP_KEYS:
                 say("kept held")
                 break
-            if pressed in ("q", "\x1b", "\x04", ""):
+            if pressed in QUIT_KEYS:
                 say("quit")
                 return False
     return True

@@ -16,6 +16,7 @@ from personakit.core.memory import InvalidMemory, Memory, parse_memory
 from personakit.core.when import is_past
 from personakit.errors import PersonaKitError
 from personakit.owner.decisions import decide
+from personakit.owner.editing import QUIT_KEYS
 from personakit.vault.service import PersonaKit
 
 KEYS = "r reject · n keep · q quit"
@@ -50,7 +51,7 @@ def walk_past(
         say(f"\n[past {position}/{len(memories)}] {memory.id}  until {memory.until}\n  {memory.text}\n{about}"
             "  reject it? [r/n/q]: ")  # fmt: skip
         pressed = key()
-        if pressed in ("q", "\x1b", "\x04", ""):
+        if pressed in QUIT_KEYS:
             say("quit")
             return False
         if pressed != "r":

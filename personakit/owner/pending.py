@@ -14,6 +14,7 @@ from collections.abc import Callable
 from personakit.core.evidence import accept_pending, drop_pending
 from personakit.core.memory import Memory
 from personakit.errors import PersonaKitError
+from personakit.owner.editing import QUIT_KEYS, SKIP_KEYS
 from personakit.vault.copies import on_disk
 from personakit.vault.service import PersonaKit
 from personakit.vault.writing import write
@@ -71,10 +72,10 @@ def walk(kit: PersonaKit, key: Callable[[], str], say: Callable[[str], None], do
                 say(f"{word} ({count})" if count else "already settled elsewhere")
                 done[f"quotes {word}"] = done.get(f"quotes {word}", 0) + 1
                 break
-            if pressed in ("n", " ", "\r", "\n"):
+            if pressed in SKIP_KEYS:
                 say("skipped")
                 break
-            if pressed in ("q", "\x1b", "\x04", ""):
+            if pressed in QUIT_KEYS:
                 say("quit")
                 return False
             say(f"\n  {KEYS}\naccept these quotes? ")

@@ -35,7 +35,7 @@ from personakit.owner import pending
 from personakit.owner.audit import local, who_and_when_lines
 from personakit.owner.corrections import current, likely_clashes, merge, merge_targets, oldest_first
 from personakit.owner.decisions import decide, recategorize
-from personakit.owner.editing import edit_in_editor
+from personakit.owner.editing import QUIT_KEYS, SKIP_KEYS, edit_in_editor
 from personakit.owner.held import review_held
 from personakit.owner.pastreview import past_memories, walk_past
 from personakit.vault.service import PersonaKit
@@ -138,11 +138,11 @@ class Review:
             if key in _DECISIONS:
                 self._apply(memory, _DECISIONS[key])
                 return True
-            if key in ("n", " ", "\r", "\n"):
+            if key in SKIP_KEYS:
                 self.say("skipped")
                 self.done["skipped"] += 1
                 return True
-            if key in ("q", "\x1b", "\x04", ""):
+            if key in QUIT_KEYS:
                 self.say("quit")
                 return False
             if key == "m" and self.targets:

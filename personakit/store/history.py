@@ -36,8 +36,8 @@ from personakit.store.objects.commits import (
     identity_note,
 )
 from personakit.store.objects.signing import Signing, config_files
-from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs
-from personakit.store.ownerindex import OwnerIndex, stamp
+from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs, stamp
+from personakit.store.ownerindex import OwnerIndex
 
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 

@@ -162,15 +162,6 @@ def _cacheinfo(changes: dict[str, Change]) -> list[list[str]]:
     return batches
 
 
-def stamp(path: Path) -> tuple[int, int] | None:
-    """A file's modification time and size, to tell whether it changed; None when it is missing."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
 def text_of(path: Path) -> str:
     """A small file's text, or "" when it cannot be read."""
     try:

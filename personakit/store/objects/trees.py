@@ -270,14 +270,15 @@ class Attributes:
         folder, _, name = path.rpartition("/")
         sources = (self.root / ".gitattributes", self.root / folder / ".gitattributes",
                    self.dirs()[1] / "info" / "attributes")  # fmt: skip
-        key = (folder, os.path.splitext(name)[1], tuple(_stamp(s) for s in sources))
+        key = (folder, os.path.splitext(name)[1], tuple(stamp(s) for s in sources))
         if key not in self._known:
             said = self.check_attr("-z", "filter", "ident", "working-tree-encoding", "--", path)
             self._known[key] = all(v in ("unspecified", "unset") for v in said.split("\0")[2::3])
         return self._known[key]
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def stamp(path: Path) -> tuple[int, int] | None:
+    """A file's modification time and size, to tell whether it changed; None when it is missing."""
     try:
         st = path.stat()
     except OSError:
