@@ -68,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         from personakit.core.naming import memory_id, slug
         from personakit.vault.service import PersonaKit, init_vault
     except ImportError:  # a checkout from before the layout of issue 22
-        from personakit.core.memory import memory_id, slug  # type: ignore[attr-defined,no-redef]
         from personakit.service import PersonaKit, init_vault  # type: ignore[no-redef]
+
+        from personakit.core.memory import memory_id, slug  # type: ignore[attr-defined,no-redef]
 
     rows: list[dict[str, Any]] = []
     for conversation in json.loads(args.data.read_text(encoding="utf-8"))[: args.conversations]:

@@ -263,7 +263,8 @@ class PersonaKit(Vault):
         """Approved memories that are not past, enough to fill the places a read left: the closest to the
         question first (near words, then category: `store.ranking.Ranker.fill`), then the newest."""
         wanted = FILL_TO + matched
-        closest = self.indexed(lambda: self.index.fill(found.classes, near, found.categories, wanted))
+        wide = [word for _, word in found.wide] or near
+        closest = self.indexed(lambda: self.index.fill(found.classes, wide, found.categories, wanted))
         while True:
             newest = self.indexed(partial(self.index.newest, "approved", wanted))
             approved = list(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from personakit.core.meaning import EXPAND_LIMITS, expand, near_words, same_words
+from personakit.core.meaning import EXPAND_LIMITS, WIDE_MOST, expand, near_words, same_words
 from personakit.core.words import words
 
 TABLE = Path(__file__).resolve().parents[2] / "personakit" / "core" / "meaning" / "related.tsv"
@@ -86,3 +86,17 @@ def test_the_script_rebuilds_the_shipped_table_byte_for_byte(tmp_path: Path) -> 
     script = Path(__file__).resolve().parents[2] / "tools" / "build_meaning.py"
     subprocess.run([sys.executable, str(script), "--out", str(out)], check=True, capture_output=True)
     assert out.read_bytes() == TABLE.read_bytes()  # deterministic, and the shipped table is the script's
+
+
+def test_a_word_reaches_the_topics_of_the_words_that_count_as_it() -> None:
+    assert "diet" in same_words("dietary") and "diet" not in near_words("dietary")
+    assert "vegetarian" in near_words("dietary") and "doctor" in near_words("dietary")
+
+
+def test_the_fill_looks_for_every_topic_word_the_near_words_cap_leaves_out() -> None:
+    found = expand(words("What should I cook for dinner?"))
+    near = {word for _, word in found.near}
+    wide = [word for _, word in found.wide]
+    assert "allergic" not in near and "allergic" in wide
+    assert wide[: len(found.near)] == [word for _, word in found.near]  # the near words lead, in order
+    assert len(wide) == len(set(wide)) <= WIDE_MOST and not set(wide) & set(found.counted)

@@ -57,6 +57,24 @@ def test_the_fill_picks_the_closest_approved_memories(three: tuple[PersonaKit, d
         kit.close()
 
 
+def test_the_fill_reaches_every_word_of_the_questions_topics(vault: Path) -> None:
+    """With more memories on the table than the near words' cap reaches, the fill still finds the allergy
+    for a dinner question ("dinner" and "allergic" share the food topic), and a word that counts as
+    another ("dietary" as "diet") reaches that word's topics too."""
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        fish = _approved(kit, "Is vegetarian but eats fish", "I'm veggie but I eat fish", "preferences")
+        peanut = _approved(kit, "Allergic to peanuts", "peanuts put me in hospital", "constraints")
+        for text in ("Wakes up at 6 every day", "Budget for holidays is under 1000 euros", "Hates flying"):
+            _approved(kit, text, text.lower(), "constraints")  # newer, same category as the allergy
+        for question in ("What should I cook for dinner?", "Any dietary restrictions I should know about?"):
+            found = [m["id"] for m in kit.read(question, record=False)["memories"]]
+            assert {fish, peanut} <= set(found), question
+    finally:
+        kit.close()
+
+
 def test_the_owners_search_says_why_each_memory_came_back(
     three: tuple[PersonaKit, dict[str, str]], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -31,6 +31,7 @@ SAME_PER_WORD = 6
 NEAR_PER_WORD = 6
 NEAR_MOST = 24
 EXPAND_LIMITS = (NEAR_PER_WORD, NEAR_MOST)
+WIDE_MOST = 64  # words the fill may look for (store.ranking reads at most MAX_NEAR_WORDS = 64)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Expansion:
     classes: tuple[tuple[str, ...], ...]
     near: tuple[tuple[str, str], ...]  # (question word, near word)
     categories: tuple[str, ...]  # the categories the question's topics are about, most topics first
+    wide: tuple[tuple[str, str], ...] = ()  # for the fill: every topic word, then the near words
 
     @property
     def counted(self) -> list[str]:
@@ -116,11 +118,16 @@ def _topics() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], d
             members = list(dict.fromkeys(w for token in line[5:].split() for w in words(token)))
             for word in members:
                 same.setdefault(word, []).extend(m for m in members if m != word)
-    # A word's smaller (more particular) topics first: "allergy" is nearer to "peanut" than to "lunch".
+    # A word's smaller (more particular) topics lead, and its topics take turns: "diet" is as near to
+    # "vegetarian" (food) as to "doctor" (health), and "allergy" nearer to "peanut" than to "lunch".
+    theirs: dict[str, list[list[str]]] = {}
     for members, cats in sorted(topics, key=lambda t: len(t[0])):
         for word in members:
-            near.setdefault(word, []).extend(m for m in members if m != word and m not in near[word])
+            theirs.setdefault(word, []).append([m for m in members if m != word])
             categories.setdefault(word, []).extend(c for c in cats if c not in categories[word])
+    for word, lists in theirs.items():
+        turns = (row[i] for i in range(max(map(len, lists))) for row in lists if i < len(row))
+        near[word] = list(dict.fromkeys(turns))
     return (
         {w: tuple(v) for w, v in near.items()},
         {w: tuple(v) for w, v in same.items()},
@@ -138,16 +145,25 @@ def same_words(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def near_words(word: str) -> tuple[str, ...]:
-    """The words near `word` (not counting as it), topic words first, then WordNet's, strongest first."""
-    _, table_near = _table().row(word)
-    topic = _topics()[0].get(word, ())
-    own = {word, *same_words(word)}
-    return tuple(w for w in dict.fromkeys((*topic, *table_near)) if w not in own)
+    """The words near `word` or near a word that counts as it (not counting as it themselves): topic words
+    first, then WordNet's, strongest first. "dietary" counts as "diet", so diet's topic is near it."""
+    group = (word, *same_words(word))
+    topics = _topics()[0]
+    found = [w for member in group for w in topics.get(member, ())]
+    found += [w for member in group for w in _table().row(member)[1]]
+    return tuple(w for w in dict.fromkeys(found) if w not in group)
+
+
+def topic_words(group: list[str]) -> list[str]:
+    """Every word of the topics of a class's words, their smaller topics first, taking turns."""
+    topics = _topics()[0]
+    return list(dict.fromkeys(w for member in group for w in topics.get(member, ())))
 
 
 def categories_of(word: str) -> tuple[str, ...]:
-    """The memory categories the topics of `word` are about."""
-    return _topics()[2].get(word, ())
+    """The memory categories the topics of `word`, or of a word that counts as it, are about."""
+    kinds = _topics()[2]
+    return tuple(dict.fromkeys(c for member in (word, *same_words(word)) for c in kinds.get(member, ())))
 
 
 def expand(terms: list[str]) -> Expansion:
@@ -172,12 +188,20 @@ def expand(terms: list[str]) -> Expansion:
                 taken.add(word)
                 near.append((group[0], word))
                 mine += 1
+    # The fill runs only when fewer than three memories match, over approved ones: it can afford every word
+    # of the question's topics ("dinner" reaches "allergic", which the near words' cap leaves out).
+    wide = list(near)
+    for group in classes:
+        for word in topic_words(group):
+            if word not in taken:
+                taken.add(word)
+                wide.append((group[0], word))
     votes: dict[str, int] = {}
     for group in classes:
         for category in categories_of(group[0]):
             votes[category] = votes.get(category, 0) + 1
     ranked = tuple(sorted(votes, key=lambda c: (-votes[c], c)))
-    return Expansion(tuple(tuple(g) for g in classes), tuple(near), ranked)
+    return Expansion(tuple(tuple(g) for g in classes), tuple(near), ranked, tuple(wide[:WIDE_MOST]))
 
 
 def reasons(reach: Expansion, mine: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
