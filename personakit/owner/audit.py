@@ -329,7 +329,7 @@ def filled(kit: PersonaKit, question: str, result: ReadResult, matched: Iterable
         hits = kit.index.by_id(shown["id"])
         memory = kit.current(hits[0]) if hits else None
         mine = set(words(" ".join((memory.text, *memory.evidence)))) if memory else set()
-        near = meaning.reasons(reach, mine)[1]
+        near = [(asked, word) for asked, word in reach.wide if word in mine]  # what the fill looked for
         if near:
             why[shown["id"]] = (
                 "fill: related (" + ", ".join(f"{spelled.get(q, q)} ~ {w}" for q, w in near) + ")"

@@ -57,7 +57,9 @@ def test_the_fill_picks_the_closest_approved_memories(three: tuple[PersonaKit, d
         kit.close()
 
 
-def test_the_fill_reaches_every_word_of_the_questions_topics(vault: Path) -> None:
+def test_the_fill_reaches_every_word_of_the_questions_topics(
+    vault: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """With more memories on the table than the near words' cap reaches, the fill still finds the allergy
     for a dinner question ("dinner" and "allergic" share the food topic), and a word that counts as
     another ("dietary" as "diet") reaches that word's topics too."""
@@ -73,6 +75,9 @@ def test_the_fill_reaches_every_word_of_the_questions_topics(vault: Path) -> Non
             assert {fish, peanut} <= set(found), question
     finally:
         kit.close()
+    code, out, _ = cli(capsys, "search", "What should I cook for dinner?", "--vault", str(vault))
+    owner = out.split("For your eyes only", 1)[1]
+    assert code == 0 and f"{peanut}  fill: related (" in owner and "~ allergic" in owner  # the owner sees why
 
 
 def test_the_owners_search_says_why_each_memory_came_back(
