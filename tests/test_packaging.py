@@ -25,7 +25,8 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     assert source - shipped == set()  # a package missing from pyproject's list breaks the installed command
     assert "personakit/mcp/guide.md" in shipped
     meaning = {
-        f"personakit/core/meaning/{name}" for name in ("related.tsv", "topics.txt", "LICENSE-WordNet.txt")
+        f"personakit/core/meaning/{name}"
+        for name in ("related.tsv", "topics.txt", "kinds.txt", "LICENSE-WordNet.txt")
     }
     assert meaning <= shipped  # the related-words table, and the WordNet licence it must ship with
     assert wheel.stat().st_size < 25_000_000

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from personakit.core.words import words
+from personakit.core.meaning import memory_word_set
 
 COUNTED_WORDS = 12  # distinct words of a question that may make a restricted memory count
 NEW_WORDS_A_DAY = 500  # distinct words a vault tests against its restricted memories in a UTC day
@@ -53,4 +53,4 @@ def admitted(terms: list[str], known: Collection[str], room: int) -> tuple[list[
 
 def shares(text: str, quotes: Iterable[str], counted: list[str]) -> bool:
     """Does a memory (one restricted on disk since it was indexed) share one of the counted words?"""
-    return bool(set(counted).intersection(words(" ".join((text, *quotes)))))
+    return bool(memory_word_set(text, quotes).intersection(counted))

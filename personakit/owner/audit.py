@@ -312,8 +312,7 @@ def matching(kit: PersonaKit, question: str) -> list[Reasons]:
     for hit in kit.indexed(lambda: kit.index.search(reach.classes, None, ALL_WORDS_FIELDS)):
         memory = kit.current(hit)
         if memory is not None:
-            mine = set(words(" ".join((memory.text, *memory.evidence, *memory.about))))
-            found.append((memory, *meaning.reasons(reach, mine)))
+            found.append((memory, *meaning.explained(reach, memory.text, memory.evidence, memory.about)))
     return found
 
 
@@ -328,7 +327,7 @@ def filled(kit: PersonaKit, question: str, result: ReadResult, matched: Iterable
             continue
         hits = kit.index.by_id(shown["id"])
         memory = kit.current(hits[0]) if hits else None
-        mine = set(words(" ".join((memory.text, *memory.evidence)))) if memory else set()
+        mine = meaning.memory_word_set(memory.text, memory.evidence) if memory else set()
         near = [(asked, word) for asked, word in reach.wide if word in mine]  # what the fill looked for
         if near:
             why[shown["id"]] = (

@@ -29,9 +29,9 @@ from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
+from personakit.core.meaning import memory_words
 from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
-from personakit.core.words import words
 from personakit.store.files import FileStat
 from personakit.store.kept import Kept
 from personakit.store.postings import breathing, frequent
@@ -65,7 +65,7 @@ SCHEMA = fields.Schema(
     change=fields.STORED,  # [ctime_ns, inode, digest]: what else says the file changed (store.files.FileStat)
     # Never written: names the version of the word rules, so that open() rebuilds an index whose words
     # were counted by other rules (open() compares the schema's field names). Bump it when they change.
-    words_rules_7=fields.STORED,
+    words_rules_8=fields.STORED,
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
@@ -76,9 +76,7 @@ PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is wr
 def indexed_words(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -> str:
     """A memory's `words` field: its text's words TEXT_WEIGHT times, then the words only its quotes have.
     The names of others it is about count as words of its text."""
-    own = words(" ".join([text, *about]))
-    seen = set(own)
-    quoted = [w for w in words(" ".join(quotes)) if w not in seen]
+    own, quoted = memory_words(text, quotes, about)
     return " ".join(own * TEXT_WEIGHT + quoted)
 
 

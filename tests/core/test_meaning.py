@@ -6,8 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from personakit.core.meaning import EXPAND_LIMITS, WIDE_MOST, expand, near_words, same_words
-from personakit.core.words import words
+from personakit.core.meaning import (
+    EXPAND_LIMITS,
+    WIDE_MOST,
+    _kinds,
+    expand,
+    explained,
+    memory_words,
+    near_words,
+    same_words,
+)
+from personakit.core.words import STOP_WORDS, words
 
 TABLE = Path(__file__).resolve().parents[2] / "personakit" / "core" / "meaning" / "related.tsv"
 
@@ -100,3 +109,23 @@ def test_the_fill_looks_for_every_topic_word_the_near_words_cap_leaves_out() -> 
     assert "allergic" not in near and "allergic" in wide
     assert wide[: len(found.near)] == [word for _, word in found.near]  # the near words lead, in order
     assert len(wide) == len(set(wide)) <= WIDE_MOST and not set(wide) & set(found.counted)
+
+
+def test_a_product_named_in_a_memory_brings_its_kind_as_words_of_the_memory() -> None:
+    own, quoted = memory_words("Uses Neovim as her main editor", ["tmux all day"])
+    assert {"neovim", "editor", "ide"} <= set(own) and own.count("editor") == 1  # no word twice
+    assert {"tmux", "terminal", *words("multiplexer")} <= set(quoted) and not set(own) & set(quoted)
+    assert memory_words("Eats fish and reads Kafka", [])[0] == words("Eats fish and reads Kafka")
+
+
+def test_the_kinds_table_names_products_by_one_word_that_is_no_everyday_word() -> None:
+    kinds = _kinds()
+    assert len(kinds) > 150 and all(kinds.values())
+    everyday = {"fish", "black", "kitty", "latex", "java", "rust", "react", "bash", "windows", "go", "slack"}
+    assert not everyday & set(kinds) and not STOP_WORDS & set(kinds)
+
+
+def test_the_owner_is_told_which_product_brought_a_shared_word() -> None:
+    reach = expand(words("Which IDE or terminal does she like?"))
+    shared, _ = explained(reach, "Uses Neovim inside a terminal", ["nvim always"])
+    assert ("ide", "neovim's kind") in shared and ("terminal", "terminal") in shared

@@ -153,3 +153,39 @@ async def test_an_assistants_own_words_find_the_owners_memories(vault: Path) -> 
         fmt = await call(session, READ, question="How should I format my answer?")
         assert fmt["memories"][0]["id"] == ids["bullet"]
         assert fmt["memories"][0]["confirmed"] is True
+
+
+@pytest.mark.anyio
+async def test_a_products_kind_is_a_key_of_the_memory_that_names_it(vault: Path) -> None:
+    """ "Which IDE?" finds the memory naming Neovim, ahead of memories sharing only "prefer"; a restricted
+    memory found through its product's kind counts in `withheld`, and an everyday word that names a
+    product elsewhere ("fish", a shell) is no key."""
+    async with connect(vault) as session:
+        editor = await call(
+            session, PROPOSE, text="Uses Neovim with LazyVim", quote="nvim, always", category="tools"
+        )
+        for text in ("Prefers tea to coffee", "Prefers trains to planes", "Prefers mornings for calls"):
+            await call(session, PROPOSE, text=text, quote=text.lower(), category="preferences")
+        fish = await call(
+            session, PROPOSE, text="Eats fish on Fridays", quote="fish fridays", category="other"
+        )
+        secret = await call(
+            session,
+            PROPOSE,
+            text="Keeps every login in 1Password",
+            quote="all my logins live there",
+            category="tools",
+        )
+    _approve_cli(vault, editor["id"])
+    done = subprocess.run(
+        [sys.executable, "-m", "personakit", "restrict", secret["id"], "--vault", str(vault)],
+        env=server_env(), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    async with connect(vault) as session:
+        ide = await call(session, READ, question="Which IDE does she prefer?")
+        assert ide["memories"][0]["id"] == editor["id"]
+        shell = await call(session, READ, question="Which shell does she use?")
+        assert fish["id"] not in [m["id"] for m in shell["memories"]]
+        vault_question = await call(session, READ, question="Which password manager?")
+        assert vault_question["withheld"] == 1 and secret["id"] not in str(vault_question)

@@ -10,6 +10,9 @@ Two tables beside this module, both keyed by words as `core.words.words()` count
 - `topics.txt`, curated by hand: everyday topics whose words are near each other (dinner, meal, cook,
   food, vegetarian; format, bullet, paragraph, answer), the categories each topic is mostly about, and a
   few words that count as one where WordNet has no link.
+- `kinds.txt`, curated by hand: what well-known products are (neovim: editor, ide; iphone: phone). These
+  are **keys written with the memory**: a memory naming a product has its kind's words as words of its
+  own (`memory_words`), in the index, in `withheld` and in the owner's search alike.
 
 A question word's **class** is the word and its same words: a memory having any of them shares that
 word of the question, exactly as if it had the word itself. Its **near** words (topic words first, then
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -135,6 +139,40 @@ def _topics() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], d
     )
 
 
+@cache
+def _kinds() -> dict[str, tuple[str, ...]]:
+    """Product name -> its kind's words, from kinds.txt."""
+    kinds: dict[str, list[str]] = {}
+    for line in _read("kinds.txt").decode().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if ":" in line:
+            kind, _, names = line.partition(":")
+            for name in (w for token in names.split() for w in words(token)):
+                kinds.setdefault(name, []).extend(w for w in words(kind) if w not in kinds[name])
+    return {name: tuple(kind) for name, kind in kinds.items()}
+
+
+def memory_words(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """A memory's words as a read counts them: (the words of its text and of the names it is about, then
+    the kind words of the products they name; the words only its quotes have, then theirs)."""
+    own = words(" ".join([text, *about]))
+    seen = set(own)
+    own += [w for w in dict.fromkeys(k for word in own for k in _kinds().get(word, ())) if w not in seen]
+    seen.update(own)
+    quoted = [w for w in words(" ".join(quotes)) if w not in seen]
+    seen.update(quoted)
+    quoted += [
+        w for w in dict.fromkeys(k for word in quoted for k in _kinds().get(word, ())) if w not in seen
+    ]
+    return own, quoted
+
+
+def memory_word_set(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -> set[str]:
+    """Every word a memory has, as a read counts them (`memory_words`, text and quotes together)."""
+    own, quoted = memory_words(text, quotes, about)
+    return {*own, *quoted}
+
+
 @lru_cache(maxsize=4096)
 def same_words(word: str) -> tuple[str, ...]:
     """The words that count as `word` (not itself), curated ones first."""
@@ -213,3 +251,21 @@ def reasons(reach: Expansion, mine: set[str]) -> tuple[list[tuple[str, str]], li
         if found is not None:
             shared.append((group[0], found))
     return shared, [(asked, word) for asked, word in reach.near if word in mine]
+
+
+def explained(
+    reach: Expansion, text: str, quotes: Iterable[str], about: Iterable[str] = ()
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """`reasons` for a memory, a word it has only as a key named by the product that brought it
+    ("ide" in "Uses Neovim" is "neovim's kind"), for the owner's search."""
+    own, quoted = memory_words(text, quotes, about)
+    plain = set(words(" ".join([text, *quotes, *about])))
+    shared, near = reasons(reach, {*own, *quoted})
+    kinds = _kinds()
+
+    def named(word: str) -> str:
+        if word in plain:
+            return word
+        return next((f"{n}'s kind" for n in (*own, *quoted) if n in plain and word in kinds.get(n, ())), word)
+
+    return [(asked, named(word)) for asked, word in shared], near
