@@ -32,7 +32,7 @@ import string
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -271,8 +271,9 @@ def bench_gitconfig() -> Path:
     return path
 
 
-def build_vault(n: int, root: Path, seed: int = 1) -> dict[str, float]:
-    """Write a vault of n memories at root (which must not exist). Returns seconds per phase."""
+def build_vault(n: int, root: Path, seed: int = 1, source: Iterable[Memory] | None = None) -> dict[str, float]:
+    """Write a vault of n memories at root (which must not exist): `memories(n, seed)`, or those of
+    source (`zipf.py`'s). Returns seconds per phase."""
     from personakit.vault.service import init_vault  # imported late: only building needs the service
 
     os.environ["GIT_CONFIG_GLOBAL"] = str(bench_gitconfig())
@@ -283,7 +284,7 @@ def build_vault(n: int, root: Path, seed: int = 1) -> dict[str, float]:
     plain_index(root)
     memories_dir = root / "memories"
     ids = []
-    for memory in memories(n, seed):
+    for memory in memories(n, seed) if source is None else source:
         (memories_dir / memory.name).write_text(render_memory(memory), encoding="utf-8")
         ids.append(memory.id)
     (root.parent / f"{root.name}.ids").write_text("\n".join(ids) + "\n")

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 import generate
+import zipf
 from measure import percentile
 
 from personakit.vault.service import PersonaKit
@@ -38,19 +39,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--dump", type=Path)
     parser.add_argument("--compare", type=Path)
+    parser.add_argument("--shape", choices=["generated", "zipf"], default="generated")
     parser.add_argument("--vault", type=Path, help="use this copy (kept between runs) instead of a new one")
     args = parser.parse_args(argv)
     os.environ["GIT_CONFIG_GLOBAL"] = str(generate.bench_gitconfig())
     os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
     vault = args.vault or Path(tempfile.mkdtemp(prefix="personakit-inprocess-")) / "vault"
     if not vault.exists():
-        generate.fresh_copy(args.size, vault)
+        source = zipf.cached_vault(args.size) if args.shape == "zipf" else generate.cached_vault(args.size)
+        generate.copy_vault(source, vault)
     t0 = time.perf_counter()
     kit = PersonaKit(vault, create=False)
     kit.start()
     print(f"started in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     count = args.reads + 20
     workloads = {"lookup": generate.questions(count), "conversational": generate.conversational(count)}
+    if args.shape == "zipf":  # profiled as "conversational" below
+        workloads = {"conversational": zipf.questions(count)}
     results: dict[str, list[object]] = {}
     for name, questions in workloads.items():
         for q in questions[:20]:
