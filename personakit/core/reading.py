@@ -20,7 +20,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from personakit.core.masking import UNCONFIRMED_NOTE, SharedMemory, present
+from personakit.core.masking import UNCONFIRMED_NOTE, Plain, SharedMemory, present
 from personakit.core.memory import Memory
 from personakit.core.when import is_past
 
@@ -74,10 +74,16 @@ _MIRROR = {c: chr(0x9E - c) for c in range(ord(" "), ord("~") + 1)}
 
 
 def compose(
-    matches: list[Match], approved: list[Memory], withheld: int, limit: int, today: date | None = None
+    matches: list[Match],
+    approved: list[Memory],
+    withheld: int,
+    limit: int,
+    today: date | None = None,
+    plain: Plain | None = None,
 ) -> ReadResult:
     """matches: visible memories sharing a word; approved: approved memories, closest to the question first
-    (may overlap). today: the day past memories are judged by (None: none is past)."""
+    (may overlap). today: the day past memories are judged by (None: none is past). plain: the memories
+    masking left as they are (`core.masking.Plain`)."""
     limit = clamp_limit(limit)
     chosen = [m.memory for m in sorted(matches, key=lambda m: order_key(m, today))[:limit]]
     if len(chosen) < FILL_TO:
@@ -89,7 +95,7 @@ def compose(
             if memory.id not in taken and memory.confirmed and not past:
                 chosen.append(memory)
                 taken.add(memory.id)
-    result: ReadResult = {"memories": [present(m, today) for m in chosen], "withheld": withheld}
+    result: ReadResult = {"memories": [present(m, today, plain) for m in chosen], "withheld": withheld}
     notes = [NOTE] if any(not m.confirmed for m in chosen) else []
     if not matches:
         notes.append(FILL_NOTE if chosen else EMPTY_NOTE)

@@ -20,18 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from personakit.store.files import FileStat
+from personakit.vault.plain import core_rules
 
-CORE = Path(__file__).resolve().parents[1] / "core"
 SETTLED_NS = 2_000_000_000  # a stat this much older than the run cannot hide a change, even coarse
 
 
 def rules() -> str:
-    """Which rules a record was made with: every core module's and data file's size and time."""
+    """Which rules a record was made with: every core module's and data file's size and time, and doctor's."""
     h = hashlib.blake2b(digest_size=12)
-    for path in sorted(CORE.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            st = path.stat()
-            h.update(f"{path.relative_to(CORE)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    h.update(core_rules().encode())
     h.update(Path(__file__).with_name("doctor.py").read_bytes())
     return h.hexdigest()
 

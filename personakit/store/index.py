@@ -10,8 +10,7 @@ Reads are ranked from the words' postings by `store.ranking` (see there for the 
 Each memory's words go in the field of its state: `words` for the memories a read may return (approved,
 unconfirmed), `restricted_words` and `rejected_words` for the others. A read then needs no filter (which
 Whoosh would materialize over every visible document on each query), and counting `withheld` reads only
-the restricted memories' postings. The index lives in `.personakit/index` and can always be deleted:
-it is rebuilt from the files."""
+the restricted memories' postings. The index lives in `.personakit/index`; deleted, it is rebuilt."""
 
 from __future__ import annotations
 
@@ -179,11 +178,10 @@ class MemoryIndex:
             # file is indexed already spares a new file update_document(), which opens a reader of its own.
             indexed = self._fresh_searcher()
             upserts = list(upserts)
-            # A big batch (a first index, a reindex) is written as plain files, not one compound file:
-            # whoosh-ng copies a compound segment's whole terms table into memory for every reader
-            # (38 MB at 100k memories, again after each change). A small one stays compound: whoosh-ng
-            # takes a plain segment with an empty postings file for damage, and a segment of one memory
-            # has one (its postings are inlined in the terms table).
+            # A big batch (a first index, a reindex) is written as plain files: whoosh-ng copies a compound
+            # segment's terms table into memory for every reader (38 MB at 100k memories, after each change).
+            # A small one stays compound: whoosh-ng takes a plain segment with an empty postings file (one
+            # memory's: its postings are inlined in the terms table) for damage.
             compound = len(upserts) < PLAIN_SEGMENT_FROM
             empty = indexed.doc_count_all() == 0  # a first index: no file is in it yet
             writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
@@ -191,11 +189,8 @@ class MemoryIndex:
                 for name in deletes:
                     writer.delete_by_term("name", name)
                 for memory, stat in upserts:
-                    terms = {
-                        WORDS_FIELD.get(memory.state, "words"): indexed_words(
-                            memory.text, memory.evidence, memory.about
-                        )
-                    }
+                    field = WORDS_FIELD.get(memory.state, "words")
+                    terms = {field: indexed_words(memory.text, memory.evidence, memory.about)}
                     known = not empty and indexed.document_number(name=memory.name) is not None
                     (writer.update_document if known else writer.add_document)(
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
@@ -230,12 +225,18 @@ class MemoryIndex:
     # -- reading --------------------------------------------------------------------------------------
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
         """The stat each file (all, or the named ones) was indexed at; all: on a searcher of its own."""
+        if names is None:  # every document (the check at start: 0.3 s at 10k memories): reads must not wait
+            return {d["name"]: _stat(d) for d in self._stored()}
         with self._lock:
-            s = self._fresh_searcher() if names is not None else self._ix.searcher()
-            if names is not None:
-                return {d["name"]: _stat(d) for d in filter(None, (s.document(name=n) for n in names))}
-        with s:  # every document (the check at start: 0.3 s at 10k memories): reads must not wait for it
-            return {d["name"]: _stat(d) for d in breathing(s.all_stored_fields())}
+            s = self._fresh_searcher()
+            return {d["name"]: _stat(d) for d in filter(None, (s.document(name=n) for n in names))}
+
+    def _stored(self) -> Iterator[dict[str, Any]]:
+        """Every document's stored fields, read on a searcher of its own, pausing for reads (`breathing`)."""
+        with self._lock:
+            own = self._ix.searcher()
+        with own:  # the lock is not held while the caller goes through them
+            yield from breathing(own.all_stored_fields())
 
     def by_id(self, memory_id: str) -> list[Hit]:
         """Every file indexed with this id: one, or several copies of one memory."""
@@ -243,12 +244,11 @@ class MemoryIndex:
             return [Hit(d) for d in self._fresh_searcher().documents(id=memory_id)]
 
     def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
-        """At most `limit` memories, in any state, whose text has a term of every group but `missing` (those
-        having most first, ties in no particular order): candidates for the owner's near-duplicate marks,
-        which need no contract order. Give the rarest groups first: the first `walked` groups' postings
-        are read whole, and the others only looked up for the memories still in the running. No scorer is
-        made (it would read a column's offset table again on each new searcher), and stored fields are read
-        only for the memories that qualify."""
+        """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
+        first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
+        groups first: the first `walked` groups' postings are read whole, the others looked up for the
+        memories still in the running. No scorer is made (it would read a column's offset table again on
+        each new searcher); stored fields are read only for the memories that qualify."""
         with self._lock:
             s = self._fresh_searcher()
             reader = s.reader()
@@ -328,9 +328,9 @@ class MemoryIndex:
             s = self._fresh_searcher()
             return int(s.doc_count()) if state is None else len(s.search(query.Term("state", state), limit=1))
 
-    def all(self) -> Iterator[Hit]:
+    def all(self, pause: bool = False) -> Iterator[Hit]:  # pause: read as used, outside the lock (_stored)
         with self._lock:
-            docs = list(self._fresh_searcher().all_stored_fields())
+            docs = self._stored() if pause else list(self._fresh_searcher().all_stored_fields())
         return (Hit(d) for d in docs)
 
     def search(

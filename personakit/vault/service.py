@@ -48,6 +48,7 @@ from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
+from personakit.vault.plain import PlainKeeper, mask_ahead
 from personakit.vault.state import Vault
 from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
@@ -115,11 +116,13 @@ class PersonaKit(Vault):
             log.warning("%s cannot be written: serving reads only; proposals will be refused", self.root)
         self.ledger = Ledger(self.files.state)
         self.asked = AskedWords(self.files.state if self.writable else None)  # see core.withholding
+        self.plain = PlainKeeper(self.files.state if self.writable else None)  # kept by servers only
         self.people = PeopleNotes(self.root)  # read at each question: an alias counts at the next read
         self._watcher: Watcher | None = None
         self._synced = threading.Event()  # reads may start: the index is known, if perhaps behind
         self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
         self._caught_up.set()
+        self._closing = threading.Event()  # masking ahead stops
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
@@ -150,6 +153,7 @@ class PersonaKit(Vault):
             threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
 
     def close(self, wait: float = 30.0) -> None:
+        self._closing.set()
         self.history.owner_index.stop()
         if self._watcher is not None:
             self._watcher.stop()
@@ -157,6 +161,7 @@ class PersonaKit(Vault):
         in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
         with in_flight:  # a write in flight ends whole before the index closes
             self.index.close()
+        self.plain.save(at_least=1)
         self.git_worker.shutdown()
 
     def _start_up(self) -> None:
@@ -186,9 +191,12 @@ class PersonaKit(Vault):
         time.sleep(after)
         self.wait_until_synced()
         try:
+            self.plain.load()
             self.index.warm()
+            memories = (hit.memory for hit in self.index.all(pause=True))
+            mask_ahead(self.plain, memories, self._closing.is_set)
         except Exception as error:  # only a head start: reads read what they need anyway
-            log.debug("could not read ahead the common words: %s", error)
+            log.debug("could not read ahead the common words or mask ahead: %s", error)
 
     def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
         try:
@@ -245,7 +253,8 @@ class PersonaKit(Vault):
             wanted += limit + 10
         approved = self._fill(len(matches), today, found, near) if len(matches) < FILL_TO else []
         count = self.indexed(lambda: self.index.count_restricted(counted, withheld))
-        result = compose(unique(matches), approved, count, limit, today)
+        result = compose(unique(matches), approved, count, limit, today, self.plain.plain)
+        self.plain.save()
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
             self.ledger.record(

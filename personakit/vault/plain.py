@@ -1,0 +1,106 @@
+"""The memories masking left as they are, kept between runs: a memory is scanned once per vault.
+
+Masking a memory the first time a read shows it costs 0.6-0.9 ms (`core.masking.Plain`), and on a big
+vault most memories a read returns were never shown in this process: at 10k memories whose words follow
+a Zipf law, that was 6 ms of an 8 ms read for the first thousand reads. A server keeps the keys of the
+memories masking found plain in `.personakit/plain`, so the next server does not scan them again.
+
+The file is a header naming the rules it was made with, then 16-byte keys, appended as reads find
+them (a few hundred bytes at a time; a torn last key is ignored). The rules are those of `core/` (every
+module's and data file's size and time, as `doctor`'s record names them): a PersonaKit whose masking
+changed starts the file anew. Like everything in `.personakit/`, it can be deleted; a key in it only
+ever spares a scan that would have changed nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from personakit.core.masking import MAX_QUOTES, Plain, plain_key
+from personakit.core.memory import VISIBLE_STATES, Memory
+
+log = logging.getLogger("personakit")
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+FILE = "plain"
+KEY = 16
+SAVE_EVERY = 64  # keys found plain before they are appended to the file
+PAUSE = 0.0005  # seconds between two memories masked ahead: reads take the GIL at once, and a core is left
+MOST_BYTES = 64 * KEY * 100_000  # a file grown past this (reads of many versions of files) starts anew
+
+
+def core_rules() -> str:
+    """Which rules something was worked out with: every core module's and data file's size and time."""
+    h = hashlib.blake2b(digest_size=12)
+    for path in sorted(CORE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            st = path.stat()
+            h.update(f"{path.relative_to(CORE)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+class PlainKeeper:
+    """A vault's `Plain`, loaded from and appended to `.personakit/plain` (None: kept in memory only)."""
+
+    def __init__(self, state: Path | None) -> None:
+        self.plain = Plain()
+        self._file = None if state is None else state / FILE
+        self._header = b""  # names the rules: worked out at load (a server's), not by every command
+        self._loaded = False
+        self._lock = threading.Lock()  # one appender at a time; reads only hand their keys over
+
+    def load(self) -> None:
+        """Take in the keys kept by earlier runs (a server does, once it has answered its host)."""
+        if self._file is None or self._loaded:
+            return
+        self._loaded = True
+        self._header = f"personakit plain {core_rules()}\n".encode()
+        try:
+            data = self._file.read_bytes()
+        except OSError:
+            return  # none yet
+        if not data.startswith(self._header) or len(data) > MOST_BYTES:
+            self._file.unlink(missing_ok=True)  # other rules: every memory is scanned again
+            return
+        body = memoryview(data)[len(self._header) :]
+        self.plain.keys |= {bytes(body[at : at + KEY]) for at in range(0, len(body) - KEY + 1, KEY)}
+
+    def save(self, at_least: int = SAVE_EVERY) -> None:
+        """Append the keys found since the last save, once there are at_least of them."""
+        if self._file is None or not self._loaded or len(self.plain.added) < at_least:
+            return
+        with self._lock:
+            added, self.plain.added = self.plain.added, []
+            try:
+                fresh = not self._file.exists()
+                with open(self._file, "ab") as out:
+                    if fresh:
+                        out.write(self._header)
+                    out.write(b"".join(added))
+            except OSError as error:  # only a cache: the next run scans these again
+                log.debug("could not keep the plain memories: %s", error)
+
+
+def mask_ahead(keeper: PlainKeeper, memories: Iterable[Memory], stop: Callable[[], bool]) -> int:
+    """Mask every memory a read may show that is not known plain yet, one at a time with a pause, so
+    that the first reads after a first start find most of them plain (a server does it once its host is
+    answered and the common words are read ahead; at 10k memories, about 5 s of CPU once per vault).
+    Returns how many were masked."""
+    masked = 0
+    for memory in memories:
+        if stop():
+            break
+        quotes = memory.evidence[:MAX_QUOTES]
+        if memory.state not in VISIBLE_STATES or plain_key(memory.text, quotes) in keeper.plain.keys:
+            continue
+        keeper.plain.shown(memory.text, quotes)
+        masked += 1
+        keeper.save()
+        time.sleep(PAUSE)
+    keeper.save(at_least=1)
+    return masked

@@ -1,0 +1,190 @@
+"""Memories masking left as they are are not scanned again (`core.masking.Plain`, `vault.plain`), and a
+read shows exactly what masking makes of every memory, whether it was scanned now, known plain from this
+process, from a file an earlier server kept, or masked ahead."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from pathlib import Path
+from typing import cast
+
+import pytest
+from credential_corpus import TUNING, benign, secrets
+
+from personakit.core.masking import MAX_QUOTE_CHARS, MAX_QUOTES, Plain, _masked, plain_key, present
+from personakit.core.memory import Category, Memory, State, render_memory
+from personakit.core.naming import memory_id, slug
+from personakit.core.proposal import shorten
+from personakit.vault.plain import FILE, KEY, PlainKeeper, mask_ahead
+from personakit.vault.service import PersonaKit, init_vault
+
+WORDS = [
+    "coffee",
+    "tea",
+    "morning",
+    "meeting",
+    "garden",
+    "python",
+    "rust",
+    "travel",
+    "sister",
+    "dinner",
+    "book",
+    "music",
+    "run",
+    "walk",
+]
+STATES: tuple[State, ...] = ("approved", "approved", "unconfirmed", "restricted", "rejected")
+
+
+def _pairs() -> list[tuple[str, tuple[str, ...]]]:
+    """Texts and quotes: secrets (alone, and cut between a text and its quote), benign near-misses,
+    addresses, and prose."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for secret in secrets(TUNING)[::7]:
+        found.append((secret.text, (secret.quote,) if secret.quote else ()))
+    for item in benign(TUNING)[::7]:
+        found.append((item.text, (item.quote,) if item.quote else ()))
+    found += [
+        ("Writes to sam@example.com on Fridays", ("mail sam at example dot com",)),
+        ("Likes tea in the morning", ("I drink tea every morning", "cc jo@example.org please")),
+        ("Runs a garden", ("x" * 300,)),  # a quote masking shortens
+    ]
+    return found
+
+
+def test_plain_shows_what_masking_makes_scanned_or_known() -> None:
+    plain = Plain()
+    pairs = _pairs()
+    assert len(pairs) > 100
+    for text, quotes in pairs:
+        expected = _masked(text, quotes)
+        assert plain.shown(text, quotes) == expected  # scanned
+        assert plain.shown(text, quotes) == expected  # known plain, or scanned again
+        assert (plain_key(text, quotes) in plain.keys) is (expected == _unmasked(text, quotes))
+
+
+def _unmasked(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    return text, tuple(shorten(q, MAX_QUOTE_CHARS) for q in quotes)
+
+
+def test_a_memory_with_a_secret_or_an_address_is_never_known_plain() -> None:
+    plain = Plain()
+    for secret in secrets(TUNING)[::11]:
+        quotes = (secret.quote,) if secret.quote else ()
+        plain.shown(secret.text, quotes)
+        assert plain_key(secret.text, quotes) not in plain.keys, secret
+    plain.shown("Writes to sam@example.com", ())
+    assert not plain.keys
+
+
+def test_keys_tell_apart_texts_and_quotes_split_differently() -> None:
+    assert plain_key("ab", ("c",)) != plain_key("a", ("bc",))
+    assert plain_key("a", ("b", "c")) != plain_key("a", ("b c",))
+    assert plain_key("a", ()) != plain_key("a", ("",))
+
+
+def _vault(root: Path, count: int = 120) -> None:
+    """A vault of prose memories in all four states, some with a secret or an address in the text or a
+    quote (read back masked), committed once."""
+    rng = random.Random(5)
+    hidden = [s for s in secrets(TUNING) if s.secret and not s.quote][:40]
+    init_vault(root)
+    for i in range(count):
+        text = " ".join(rng.choices(WORDS, k=6)) + f" {i}"
+        quotes = [" ".join(rng.choices(WORDS, k=8))]
+        if i % 4 == 0:
+            quotes.append(hidden[i // 4 % len(hidden)].text)
+        if i % 9 == 0:
+            text += " with lee@example.com"
+        mid = memory_id(text)
+        memory = Memory(
+            id=mid, text=text, category=cast(Category, "other"), state=STATES[i % len(STATES)],
+            evidence=tuple(quotes), proposed_by="test", created=f"2025-01-{1 + i % 28:02d}T10:00:00Z",
+            name=f"{slug(text)}-{mid[2:8]}.md",
+        )  # fmt: skip
+        (root / "memories" / memory.name).write_text(render_memory(memory), encoding="utf-8")
+    for args in (["add", "-A"], ["commit", "-qm", "memories"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def _reads(kit: PersonaKit, questions: list[str]) -> list[str]:
+    return [json.dumps(kit.read(q, 20, record=False), sort_keys=True) for q in questions]
+
+
+def _straight(kit: PersonaKit, questions: list[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The reads with every memory scanned, as before `Plain`."""
+    with monkeypatch.context() as patch:
+        patch.setattr("personakit.core.reading.present", lambda m, today=None, plain=None: present(m, today))
+        return _reads(kit, questions)
+
+
+def test_reads_are_unchanged_scanned_known_kept_and_masked_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "vault"
+    _vault(root)
+    rng = random.Random(9)
+    questions = [" ".join(rng.choices(WORDS, k=rng.randint(2, 6))) for _ in range(60)]
+    first = PersonaKit(root, create=False)
+    first.start()
+    first.plain.load()
+    try:
+        expected = _straight(first, questions, monkeypatch)
+        assert any("[secret]" in r for r in expected) and any("[email]" in r for r in expected)
+        assert _reads(first, questions) == expected  # scanned, then known plain in this process
+        assert _reads(first, questions) == expected
+        known = set(first.plain.plain.keys)
+        assert known
+    finally:
+        first.close()
+    kept = (root / ".personakit" / FILE).read_bytes()
+    second = PersonaKit(root, create=False)
+    second.start()
+    second.plain.load()
+    try:
+        assert second.plain.plain.keys == known  # what the first server kept
+        assert _reads(second, questions) == expected
+        memories = [hit.memory for hit in second.index.all(pause=True)]
+        assert mask_ahead(second.plain, memories, lambda: False) > 0
+        for memory in memories:
+            quotes = memory.evidence[:MAX_QUOTES]
+            is_plain = _masked(memory.text, quotes) == _unmasked(memory.text, quotes)
+            key = plain_key(memory.text, quotes)
+            if memory.state in ("approved", "unconfirmed"):
+                assert (key in second.plain.plain.keys) is is_plain
+            else:  # never shown, never masked ahead
+                assert key not in second.plain.plain.keys
+        assert _reads(second, questions) == expected
+        after = set(second.plain.plain.keys)
+    finally:
+        second.close()
+    third = PlainKeeper(root / ".personakit")
+    third.load()
+    assert third.plain.keys == after and len(after) >= len(known)
+    assert (root / ".personakit" / FILE).read_bytes().startswith(kept)
+
+
+def test_the_file_is_dropped_for_other_rules_and_a_torn_key_is_ignored(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    keeper = PlainKeeper(state)
+    keeper.load()
+    keeper.plain.shown("Likes tea", ("I like tea",))
+    keeper.save(at_least=1)
+    data = (state / FILE).read_bytes()
+    (state / FILE).write_bytes(data + b"\x01" * (KEY - 3))  # a kill in the middle of an append
+    again = PlainKeeper(state)
+    again.load()
+    assert again.plain.keys == keeper.plain.keys and len(again.plain.keys) == 1
+    (state / FILE).write_bytes(b"personakit plain other-rules\n" + data.split(b"\n", 1)[1])
+    other = PlainKeeper(state)
+    other.load()
+    assert not other.plain.keys and not (state / FILE).exists()
+    memory_only = PlainKeeper(None)  # a vault that cannot be written: nothing is kept
+    memory_only.load()
+    memory_only.plain.shown("Likes tea", ("I like tea",))
+    memory_only.save(at_least=1)
+    assert memory_only.plain.keys
