@@ -30,7 +30,8 @@ CORE = Path(__file__).resolve().parents[1] / "core"
 FILE = "plain"
 KEY = 16
 SAVE_EVERY = 64  # keys found plain before they are appended to the file
-PAUSE = 0.0005  # seconds between two memories masked ahead: reads take the GIL at once, and a core is left
+PAUSE = 0.0005  # seconds between two memories masked ahead: a read that comes takes the GIL at once
+IDLE = 0.05  # seconds since the last read before masking ahead goes on
 MOST_BYTES = 64 * KEY * 100_000  # a file grown past this (reads of many versions of files) starts anew
 
 
@@ -86,13 +87,17 @@ class PlainKeeper:
                 log.debug("could not keep the plain memories: %s", error)
 
 
-def mask_ahead(keeper: PlainKeeper, memories: Iterable[Memory], stop: Callable[[], bool]) -> int:
-    """Mask every memory a read may show that is not known plain yet, one at a time with a pause, so
-    that the first reads after a first start find most of them plain (a server does it once its host is
-    answered and the common words are read ahead; at 10k memories, about 5 s of CPU once per vault).
-    Returns how many were masked."""
+def mask_ahead(
+    keeper: PlainKeeper, memories: Iterable[Memory], stop: Callable[[], bool], busy: Callable[[], bool]
+) -> int:
+    """Mask every memory a read may show that is not known plain yet, one at a time, only while no read
+    runs or has just run (busy), so that later reads find most of them plain and no read waits for it
+    (a server does it once its host is answered and the common words are read ahead; at 10k memories,
+    about 5 s of CPU once per vault, spread over the quiet moments). Returns how many were masked."""
     masked = 0
     for memory in memories:
+        while busy() and not stop():
+            time.sleep(IDLE)
         if stop():
             break
         quotes = memory.evidence[:MAX_QUOTES]

@@ -148,7 +148,7 @@ def test_reads_are_unchanged_scanned_known_kept_and_masked_ahead(
         assert second.plain.plain.keys == known  # what the first server kept
         assert _reads(second, questions) == expected
         memories = [hit.memory for hit in second.index.all(pause=True)]
-        assert mask_ahead(second.plain, memories, lambda: False) > 0
+        assert mask_ahead(second.plain, memories, lambda: False, lambda: False) > 0
         for memory in memories:
             quotes = memory.evidence[:MAX_QUOTES]
             is_plain = _masked(memory.text, quotes) == _unmasked(memory.text, quotes)
@@ -188,3 +188,21 @@ def test_the_file_is_dropped_for_other_rules_and_a_torn_key_is_ignored(tmp_path:
     memory_only.plain.shown("Likes tea", ("I like tea",))
     memory_only.save(at_least=1)
     assert memory_only.plain.keys
+
+
+def test_masking_ahead_waits_while_reads_run_and_stops_when_told() -> None:
+    memories = [
+        Memory(id=memory_id(f"Likes tea {i}"), text=f"Likes tea {i}", category="other", state="approved",
+               evidence=("I like tea",), proposed_by="test", created="2025-01-01T10:00:00Z", name=f"t{i}.md")
+        for i in range(5)
+    ]  # fmt: skip
+    asked = []
+
+    def busy() -> bool:
+        asked.append(True)
+        return len(asked) <= 3  # a read runs for the first three looks
+
+    keeper = PlainKeeper(None)
+    assert mask_ahead(keeper, memories, lambda: False, busy) == 5
+    assert len(asked) == 3 + 5 and len(keeper.plain.keys) == 5
+    assert mask_ahead(PlainKeeper(None), memories, lambda: True, lambda: True) == 0  # closing
