@@ -13,6 +13,7 @@ followed by one floor `echo` call over a second connection, as in `run.py`:
     python bench/reads.py 10000 --shapes zipf --reads 400
     python bench/reads.py 10000 --code /path/to/older/checkout
     python bench/reads.py 10000 --sessions 2     # a second server on the same copy: what the first kept
+    python bench/reads.py 10000 --idle 15        # 15 s with no call after the warm-up: masking ahead runs
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def load() -> str:
     return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-async def shape(env: Env, name: str, n: int, reads: int, sessions: int) -> list[str]:
+async def shape(env: Env, name: str, n: int, reads: int, sessions: int, idle: float) -> list[str]:
     count = reads + WARM_UP
     if name == "zipf":
         source, workloads = zipf.cached_vault(n), {"zipf": zipf.questions(count)}
@@ -47,21 +48,23 @@ async def shape(env: Env, name: str, n: int, reads: int, sessions: int) -> list[
     env.cli(vault, "reindex", log=log)
     lines = []
     for run in range(1, sessions + 1):
-        lines += await _session(env, vault, log, n, workloads, f" #{run}" if sessions > 1 else "")
+        lines += await _session(env, vault, log, n, workloads, f" #{run}" if sessions > 1 else "", idle)
     shutil.rmtree(vault, ignore_errors=True)
     return lines
 
 
 async def _session(
-    env: Env, vault: Path, log: Path, n: int, workloads: dict[str, list[str]], run: str
+    env: Env, vault: Path, log: Path, n: int, workloads: dict[str, list[str]], run: str, idle: float
 ) -> list[str]:
-    """One server's session: warm-up, then every workload, each read next to a floor call."""
+    """One server's session: warm-up, `idle` seconds with no call (a host started with its app, reading
+    when the user first asks), then every workload, each read next to a floor call."""
     lines = []
     async with connect(env.personakit(vault), log) as (session, _), connect(env.floor(), log) as (floor, _):
         for questions in workloads.values():
             for q in questions[:WARM_UP]:
                 await call(session, "personakit_read", {"question": q})
                 await call(floor, "echo", {"text": q})
+        await anyio.sleep(idle)
         for workload, questions in workloads.items():
             ours, floors, returned = [], [], 0
             for q in questions[WARM_UP:]:
@@ -86,7 +89,7 @@ async def run(args: argparse.Namespace) -> None:
         env = Env(root, args.code)
         lines = []
         for name in args.shapes:
-            lines += await shape(env, name, args.size, args.reads, args.sessions)
+            lines += await shape(env, name, args.size, args.reads, args.sessions, args.idle)
         print(
             f"code {args.code or 'this checkout'}, {args.reads} reads a workload, each next to a floor call"
         )
@@ -101,6 +104,7 @@ def main() -> int:
     parser.add_argument("--shapes", nargs="*", default=["generated", "zipf"], choices=["generated", "zipf"])
     parser.add_argument("--reads", type=int, default=600)
     parser.add_argument("--sessions", type=int, default=1, help="servers started in turn on the same copy")
+    parser.add_argument("--idle", type=float, default=0.0, help="seconds with no call after the warm-up")
     parser.add_argument("--code", type=Path, help="run the personakit of this checkout")
     anyio.run(run, parser.parse_args())
     return 0
