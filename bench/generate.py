@@ -271,7 +271,9 @@ def bench_gitconfig() -> Path:
     return path
 
 
-def build_vault(n: int, root: Path, seed: int = 1, source: Iterable[Memory] | None = None) -> dict[str, float]:
+def build_vault(
+    n: int, root: Path, seed: int = 1, source: Iterable[Memory] | None = None
+) -> dict[str, float]:
     """Write a vault of n memories at root (which must not exist): `memories(n, seed)`, or those of
     source (`zipf.py`'s). Returns seconds per phase."""
     from personakit.vault.service import init_vault  # imported late: only building needs the service

@@ -87,6 +87,16 @@ class PlainKeeper:
                 log.debug("could not keep the plain memories: %s", error)
 
 
+class Reads:
+    """When the last read began and ended (monotonic): masking ahead waits while one runs or just ran."""
+
+    def __init__(self) -> None:
+        self.began = self.ended = 0.0
+
+    def busy(self) -> bool:
+        return self.began > self.ended or time.monotonic() - self.ended < IDLE
+
+
 def mask_ahead(
     keeper: PlainKeeper, memories: Iterable[Memory], stop: Callable[[], bool], busy: Callable[[], bool]
 ) -> int:

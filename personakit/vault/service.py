@@ -48,7 +48,7 @@ from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
-from personakit.vault.plain import IDLE, PlainKeeper, mask_ahead
+from personakit.vault.plain import PlainKeeper, Reads, mask_ahead
 from personakit.vault.state import Vault
 from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
@@ -123,7 +123,7 @@ class PersonaKit(Vault):
         self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
         self._caught_up.set()
         self._closing = threading.Event()  # masking ahead stops
-        self._reads = [0.0, 0.0]  # when the last read began, and ended (monotonic): masking ahead waits
+        self._reads = Reads()  # masking ahead waits while a read runs or has just run
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
@@ -195,7 +195,7 @@ class PersonaKit(Vault):
             self.plain.load()
             self.index.warm()
             memories = (hit.memory for hit in self.index.all(pause=True))
-            mask_ahead(self.plain, memories, self._closing.is_set, self._reading)
+            mask_ahead(self.plain, memories, self._closing.is_set, self._reads.busy)
         except Exception as error:  # only a head start: reads read what they need anyway
             log.debug("could not read ahead the common words or mask ahead: %s", error)
 
@@ -224,16 +224,11 @@ class PersonaKit(Vault):
                 f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
             )
         self.wait_until_synced()
-        self._reads[0] = time.monotonic()
+        self._reads.began = time.monotonic()
         try:
             return self._read(question, limit, host, record)
         finally:
-            self._reads[1] = time.monotonic()
-
-    def _reading(self) -> bool:
-        """Whether a read runs, or ended less than IDLE ago (masking ahead then waits)."""
-        began, ended = self._reads
-        return began > ended or time.monotonic() - ended < IDLE
+            self._reads.ended = time.monotonic()
 
     def _read(self, question: str, limit: int, host: str, record: bool) -> ReadResult:
         limit = clamp_limit(limit)
