@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from personakit.core.overlap import bits
@@ -189,19 +189,49 @@ class Postings:
         """The word's documents in one segment, from Whoosh's matcher (deleted documents are left out)."""
         if not reader.doc_frequency(field, word):
             return 0, 0
-        docs, text = [], []
+        docs: list[int] = []
+        text: list[int] = []
         matcher = reader.postings(field, word)
-        active, doc_id, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
-        heavy = self.text_weight
-        while active():
-            doc = doc_id()
-            docs.append(doc)
-            if weight() >= heavy:
-                text.append(doc)
-            step()
-        size = reader.doc_count_all()
+        heavy, size = self.text_weight, reader.doc_count_all()
+        leaf = _blocks(matcher)
+        if leaf is not None:  # a block at a time: a common word's thousands of postings, without a call each
+            try:
+                for ids, weights in _each_block(leaf):
+                    docs += ids
+                    text += [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy]
+            except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
+                docs, text, leaf, matcher = [], [], None, reader.postings(field, word)
+        if leaf is not None and leaf is not matcher:  # the deleted documents a filter left out
+            dead = bits(reader.deleted_docs_set, size)
+            return bits(docs, size) & ~dead, bits(text, size) & ~dead
+        if leaf is None:
+            active, doc_id, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
+            while active():
+                doc = doc_id()
+                docs.append(doc)
+                if weight() >= heavy:
+                    text.append(doc)
+                step()
         having = bits(docs, size)
         return having, (having if len(text) == len(docs) else bits(text, size))
+
+
+def _blocks(matcher: Any) -> Any:
+    """The matcher itself, or the one a filter of deleted documents wraps, when it is Whoosh's block
+    matcher (`W3LeafMatcher`): its postings can be read a block (up to 128) at a time. Else None (a term's
+    few postings kept in the terms table come in a plain list matcher, read one by one)."""
+    if type(matcher).__name__ == "FilterMatcher" and getattr(matcher, "_exclude", False):
+        matcher = matcher.child
+    return matcher if type(matcher).__name__ == "W3LeafMatcher" else None
+
+
+def _each_block(leaf: Any) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
+    """Each block's ids and weights from where the matcher stands (a filter may have moved it past the
+    first deleted documents), as its id(), weight() and next() would give them one by one."""
+    while leaf.is_active():
+        leaf.id(), leaf.weight()  # make the matcher read the block's ids and weights
+        yield leaf._ids[leaf._i : leaf._blocklength], leaf._weights[leaf._i : leaf._blocklength]
+        leaf._next_block()
 
 
 def breathing(items: Iterable[T], every: int = 200) -> Iterator[T]:

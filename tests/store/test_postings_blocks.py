@@ -1,0 +1,88 @@
+"""A word's postings read a block at a time (`store.postings`) are exactly those Whoosh's matcher gives
+one by one: every word of a real index, in big segments and small, with deleted documents."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from personakit.core.memory import Memory
+from personakit.core.overlap import bits
+from personakit.store.files import FileStat
+from personakit.store.index import ALL_WORDS_FIELDS, PLAIN_SEGMENT_FROM, MemoryIndex
+from personakit.store.postings import Postings, _blocks
+from personakit.store.ranking import TEXT_WEIGHT
+
+WORDS = ["tea", "coffee", "garden", "rust", "python", "walk", "dinner", "sister", "book", "music"]
+
+
+def _memory(i: int, rng: random.Random) -> Memory:
+    text = " ".join(["common", *rng.sample(WORDS, 3), f"only{i}", "half" if i % 2 else "odd"])
+    quote = " ".join(rng.sample(WORDS, 4) + (["quoted"] if i % 3 else []))
+    state = ("approved", "unconfirmed", "restricted", "rejected")[i % 4]
+    return Memory(
+        id=f"m_{i:012x}", text=text, category="other", state=state, evidence=(quote,),  # type: ignore[arg-type]
+        created="2026-01-01T00:00:00Z", name=f"memory-{i}.md",
+    )  # fmt: skip
+
+
+def _one_by_one(reader: Any, field: str, word: str) -> tuple[int, int]:
+    docs, text = [], []
+    matcher = reader.postings(field, word)
+    while matcher.is_active():
+        docs.append(matcher.id())
+        if matcher.weight() >= TEXT_WEIGHT:
+            text.append(matcher.id())
+        matcher.next()
+    size = reader.doc_count_all()
+    return bits(docs, size), bits(text, size)
+
+
+def _index(folder: Path) -> MemoryIndex:
+    rng = random.Random(4)
+    index = MemoryIndex(folder)
+    index.open()
+    count = PLAIN_SEGMENT_FROM + 500
+    index.update([(_memory(i, rng), FileStat(i, 1)) for i in range(count)])  # one big plain segment
+    index.update([(_memory(i, rng), FileStat(i, 2)) for i in range(0, count, 7)])  # replaced: deleted there
+    index.update([(_memory(i, rng), FileStat(i, 3)) for i in range(count, count + 20)])  # a small segment
+    return index
+
+
+def test_blocks_give_what_the_matcher_gives_one_by_one(tmp_path: Path) -> None:
+    index = _index(tmp_path / "index")
+    postings = Postings(TEXT_WEIGHT, "tie_break")
+    checked = blocked = filtered = 0
+    with index._ix.searcher() as s:
+        for leaf, _ in s.reader().leaf_readers():
+            for field in ALL_WORDS_FIELDS:
+                for term in list(leaf.lexicon(field)):
+                    word = term.decode("utf-8")
+                    matcher = leaf.postings(field, word)
+                    blocked += _blocks(matcher) is not None
+                    filtered += _blocks(matcher) is not None and _blocks(matcher) is not matcher
+                    assert postings._read(leaf, field, word) == _one_by_one(leaf, field, word), (field, word)
+                    checked += 1
+    assert checked > 1500 and blocked > 10 and filtered > 10  # both ways, and through the deleted filter
+    index.close()
+
+
+def test_a_matcher_kept_otherwise_is_read_one_by_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another whoosh-ng's block matcher without the attributes read here: the same sets, one by one."""
+    index = _index(tmp_path / "index")
+
+    def changed(leaf: Any) -> Any:
+        leaf.id(), leaf.weight()
+        yield leaf._ids[:1], leaf._weights[:1]  # a piece of a block, then the attribute is not there
+        raise AttributeError("_blocklength")
+
+    monkeypatch.setattr("personakit.store.postings._each_block", changed)
+    postings = Postings(TEXT_WEIGHT, "tie_break")
+    with index._ix.searcher() as s:
+        for leaf, _ in s.reader().leaf_readers():
+            for word in [w for w in ("common", "half", "tea", "quoted") if leaf.doc_frequency("words", w)]:
+                assert postings._read(leaf, "words", word) == _one_by_one(leaf, "words", word), word
+    index.close()
