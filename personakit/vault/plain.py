@@ -32,7 +32,7 @@ KEY = 16
 SAVE_EVERY = 64  # keys found plain before they are appended to the file
 PAUSE = 0.0005  # seconds between two memories masked ahead: a read that comes takes the GIL at once
 IDLE = 0.05  # seconds since the last read before masking ahead goes on
-MOST_BYTES = 64 * KEY * 100_000  # a file grown past this (reads of many versions of files) starts anew
+MOST_BYTES = KEY * 400_000  # 6.4 MB, about 30 MB held: past it (many versions of the files) it starts anew
 
 
 def core_rules() -> str:

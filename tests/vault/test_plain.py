@@ -206,3 +206,15 @@ def test_masking_ahead_waits_while_reads_run_and_stops_when_told() -> None:
     assert mask_ahead(keeper, memories, lambda: False, busy) == 5
     assert len(asked) == 3 + 5 and len(keeper.plain.keys) == 5
     assert mask_ahead(PlainKeeper(None), memories, lambda: True, lambda: True) == 0  # closing
+
+
+def test_a_file_grown_past_its_bound_starts_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    keeper = PlainKeeper(tmp_path)
+    keeper.load()
+    for i in range(3):
+        keeper.plain.shown(f"Likes tea {i}", ("I like tea",))
+    keeper.save(at_least=1)
+    monkeypatch.setattr("personakit.vault.plain.MOST_BYTES", len((tmp_path / FILE).read_bytes()) - 1)
+    again = PlainKeeper(tmp_path)
+    again.load()
+    assert not again.plain.keys and not (tmp_path / FILE).exists()
