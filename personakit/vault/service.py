@@ -149,7 +149,7 @@ class PersonaKit(Vault):
         else:
             self._sync_all_logged()
         if self.writable:
-            maybe_pack(self.root)
+            maybe_pack(self.root, opening=True)
         if watch:  # a server: read ahead the everyday words' postings, once it has answered its host
             threading.Thread(target=self._warm_logged, name="personakit-warm", daemon=True).start()
 

@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pygit2
 import pytest
 from owner import git
 
@@ -40,6 +41,7 @@ def packer_done(vault: Path, seconds: float = 30.0) -> None:
 
 def test_loose_objects_are_packed_in_the_background(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(packing, "LOOSE_LIMIT", 16)
+    monkeypatch.setattr(packing, "GRACE", 0.1)  # passed on to the packer's process
     monkeypatch.setattr(packing, "AGAIN_AFTER", 0.0)
     kit = PersonaKit(vault)
     kit.start()
@@ -63,12 +65,13 @@ def test_packing_all_the_time_costs_no_proposal_and_no_object(
     """A packer that consolidates every pack and expires reflogs over and over, while proposals commit."""
     monkeypatch.setattr(packing, "PACK_LIMIT", 0)
     monkeypatch.setattr(packing, "LOOSE_LIMIT", 10**9)  # no packer of the kit's own: only this one
+    monkeypatch.setattr(packing, "LOOK_EVERY", float("inf"))
     stop = threading.Event()
     rounds = []
 
     def pack_again_and_again() -> None:
         while not stop.is_set():
-            rounds.append(packing.pack(vault))
+            rounds.append(packing.pack(vault, grace=0.05))
 
     packer = threading.Thread(target=pack_again_and_again)
     kit = PersonaKit(vault)
@@ -94,7 +97,99 @@ def test_a_second_packer_leaves_the_first_alone(vault: Path) -> None:
     fd = os.open(vault / ".git" / "personakit-pack.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        assert packing.pack(vault) is False
+        assert packing.pack(vault, grace=0) is False
     finally:
         os.close(fd)
-    assert packing.pack(vault) is True
+    assert packing.pack(vault, grace=0) is True
+
+
+def fsck_strict(vault: Path) -> None:
+    found = subprocess.run(["git", "-C", str(vault), "fsck", "--strict", "--full", "--no-dangling"],
+                           capture_output=True, text=True)  # fmt: skip
+    assert found.returncode == 0, found.stdout + found.stderr
+
+
+def test_a_deep_repack_keeps_what_proposals_land_meanwhile(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deepest repack the packer makes, with proposals landing before, during and after it (in the
+    grace between the new pack and the removal of the old ones too): every commit stays, and git, fsck
+    --strict and libgit2 accept the repository it leaves."""
+    monkeypatch.setattr(packing, "LOOSE_LIMIT", 10**9)  # no packer of the kit's own: only this one
+    monkeypatch.setattr(packing, "LOOK_EVERY", float("inf"))
+    monkeypatch.setattr(packing, "DEEP_FROM", 0)
+    monkeypatch.setattr(packing, "DEEP_RATIO", 0.0)
+    monkeypatch.setattr(packing, "DEEP_GROWTH", 0.0)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        for i in range(15):  # a history in several packs, as the loose packer leaves one
+            assert kit.propose(f"Reads {i} books a month", "books!", "interests")["stored"]
+            if i % 5 == 4:
+                assert packing.pack(vault, grace=0)  # "deep" each time: DEEP_RATIO is 0
+        done = threading.Event()
+        ran: list[bool] = []
+        packer = threading.Thread(target=lambda: (ran.append(packing.pack(vault, grace=3.0)), done.set()))
+        packer.start()
+        during = 0
+        while not done.is_set():
+            assert kit.propose(f"Walks {during} km on Sundays", "walks!", "habits")["stored"]
+            during += 1
+        packer.join()
+    finally:
+        kit.close()
+    assert ran == [True] and during >= 2  # proposals landed while the packer worked
+    subjects = git(vault, "log", "--format=%s").splitlines()
+    assert len(subjects) == 1 + 15 + during
+    assert all(any(f"Walks {i} km" in s for s in subjects) for i in range(during))
+    assert git(vault, "status", "--porcelain") == ""
+    fsck_strict(vault)
+    git(vault, "gc", "--prune=now", "--quiet")  # nothing any commit needs was left only loose or dropped
+    fsck_strict(vault)
+    repo = pygit2.Repository(str(vault))
+    walked = [c.message for c in repo.walk(repo.head.target)]
+    assert len(walked) == len(subjects)
+    listed = git(vault, "ls-tree", "--name-only", "HEAD:memories").splitlines()
+    tree = repo.revparse_single("HEAD:memories")
+    assert isinstance(tree, pygit2.Tree) and sorted(entry.name for entry in tree) == sorted(listed)
+    runs = packing.record(vault / ".git")["runs"]
+    assert [run["kind"] for run in runs] == ["loose", "deep", "deep", "deep"]  # no pack to search at first
+    assert all(run["cpu"] > 0 for run in runs)
+
+
+def test_the_packer_searches_deltas_again_only_when_packs_outgrow_memories(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(packing, "DEEP_FROM", 0)
+    monkeypatch.setattr(packing, "LOOK_EVERY", float("inf"))  # only this test's packer
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        for i in range(6):
+            assert kit.propose(f"Plays {i} games of chess a week", "chess!", "interests")["stored"]
+    finally:
+        kit.close()
+    monkeypatch.setattr(packing, "DEEP_RATIO", 1000.0)  # the packs are well within memories/
+    assert packing.plan(vault, {})[0] == "loose"
+    assert packing.pack(vault, grace=0)
+    assert packing.plan(vault, packing.record(vault / ".git"))[0] is None  # nothing loose, few packs
+    monkeypatch.setattr(packing, "DEEP_RATIO", 0.0)  # the packs outgrew memories/
+    assert packing.plan(vault, packing.record(vault / ".git"))[0] == "deep"
+    assert packing.pack(vault, grace=0)
+    seen = packing.record(vault / ".git")
+    assert seen["deep_objects"] > 0 and seen["cpu"] > 0
+    # Searched again just now: not again until the repository has grown by DEEP_GROWTH.
+    assert packing.plan(vault, seen)[0] is None
+    monkeypatch.setattr(packing, "PACK_LIMIT", 0)
+    assert packing.plan(vault, seen)[0] == "whole"
+    fsck_strict(vault)
+
+
+def test_opening_a_vault_starts_the_daily_look(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packing, "AGAIN_AFTER", 0.0)
+    monkeypatch.setattr(packing, "GRACE", 0.0)
+    assert packing.maybe_pack(vault, opening=True)  # never looked at
+    packer_done(vault)
+    assert packing.record(vault / ".git")["looked"] > time.time() - 60
+    assert not packing.maybe_pack(vault, opening=True)  # looked at a moment ago
+    assert not packing.maybe_pack(vault)

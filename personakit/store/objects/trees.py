@@ -79,9 +79,8 @@ class Objects:
         target = folder / hexid[2:]
         if target.exists():
             return oid
-        folder.mkdir(mode=0o700, exist_ok=True)  # git's own mode under core.sharedRepository=0600
         tmp = folder / f"tmp_obj_{os.urandom(6).hex()}"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)  # read-only, as git makes them
+        fd = _create(tmp)
         try:
             size = sum(map(len, parts))
             stored = size > STORED_FROM
@@ -104,6 +103,21 @@ class Objects:
     def write_all(self, objects: list[tuple[bytes, Sequence[bytes]]]) -> None:
         for kind, data in objects:
             self.write(kind, data)
+
+
+def _create(tmp: Path) -> int:
+    """A new read-only file, as git makes objects, in an object folder made if missing: the packer's `git
+    prune-packed` removes a folder it emptied, and may do so between our mkdir and our open (git's own
+    writers try again the same way)."""
+    attempts = 5
+    while True:
+        tmp.parent.mkdir(mode=0o700, exist_ok=True)  # git's own mode under core.sharedRepository=0600
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+        except FileNotFoundError:
+            attempts -= 1
+            if not attempts:
+                raise
 
 
 def _pieces(parts: Sequence[bytes], size: int = CHUNK) -> Iterator[bytes]:
