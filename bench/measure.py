@@ -8,6 +8,8 @@ config (see `Env`).
 
 from __future__ import annotations
 
+import fcntl
+import json
 import math
 import os
 import shutil
@@ -142,6 +144,39 @@ async def wait_for_git(vault: Path, most: float = 600.0) -> float:
     while time.perf_counter() - start < most and git_running_in(vault):
         await anyio.sleep(0.1)
     return time.perf_counter() - start
+
+
+async def wait_for_packer(vault: Path, most: float = 3600.0) -> float:
+    """Wait until PersonaKit's packer is done in vault (it holds `.git/personakit-pack.lock` while it works,
+    including the seconds it waits before removing what a new pack replaces) and no git process works
+    there. An older PersonaKit's packer takes the same lock."""
+    start = time.perf_counter()
+    await anyio.sleep(1.0)  # a packer started by the last commit may not hold the lock yet
+    fd = os.open(vault / ".git" / "personakit-pack.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        while time.perf_counter() - start < most:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                await anyio.sleep(0.5)
+                continue
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            if not git_running_in(vault):
+                break
+            await anyio.sleep(0.5)
+    finally:
+        os.close(fd)
+    return time.perf_counter() - start
+
+
+def packer_cpu(vault: Path) -> tuple[float, list[dict[str, Any]]]:
+    """CPU seconds PersonaKit's packer spent in vault (its own and its git processes'), from its record
+    (`.git/personakit-pack.json`), and its runs; NaN when there is no record (an older PersonaKit)."""
+    try:
+        seen = json.loads((vault / ".git" / "personakit-pack.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return math.nan, []
+    return float(seen.get("cpu", math.nan)), list(seen.get("runs", []))
 
 
 def git_running_in(vault: Path) -> bool:
