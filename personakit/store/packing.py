@@ -5,10 +5,11 @@ about 75 bytes per memory, so 0.75 MB a commit at 10,000 memories. Git's own `gc
 6,700 loose objects (about 1,700 commits, 1.3 GB there). Packed, consecutive memories/ trees differ by
 an entry or two, so each can be a delta of a few dozen bytes against the one before; but git's default
 delta depth (50) cuts those chains so often that, on 100,000 commits, most trees end up as deltas against
-a tree hundreds of commits away (about 1.3 KB each) and git's own `gc` leaves `.git` at 5.3 times
-memories/. Depth costs little CPU (the delta search's window is what costs) and reading HEAD's tree stays
-cheap, because git's order puts the newest, biggest trees first, as bases (docs/performance.md has the
-figures). PersonaKit's rule:
+a tree hundreds of commits away (about 1.35 KB each) and git's own `gc` leaves `.git` at 5.2 times
+memories/. Depth costs no more CPU (the delta search's window is what costs), but longer chains cost
+whoever reads old trees: at depth 1000, `git log -- FILE` over 100,000 commits takes 1.85 times as long
+as at 50 (4 times at git's maximum, 4095), while PersonaKit's own `show` and `log` do not slow down
+(docs/performance.md has the figures). PersonaKit's rule:
 
 - after each commit it makes it estimates the loose objects as `gc --auto` does, from a sample of git's
   object folders (a few directory listings, microseconds); when it opens a vault it also looks at the
@@ -51,7 +52,7 @@ from personakit.store.objects.trees import STORED
 LOOSE_LIMIT = 256  # estimated loose objects past which the packer starts (about 4 per commit)
 LOOSE_BYTES = 64 * 1024 * 1024  # or trees stored uncompressed by this process (8 commits at 100k)
 PACK_LIMIT = 20  # packs past which the packer makes them one
-DEPTH = 4095  # git's longest delta chain: consecutive memories/ trees chain as deltas of a few dozen bytes
+DEPTH = 1000  # delta chains this long: .git 2.1x memories/ at 100k commits (4095: 1.8x, 250: 3.1x)
 WINDOW = 10  # git's default: a wider window costs CPU in proportion and saved little here
 DEEP_RATIO = 2.0  # packs over this many times memories/ on disk get their deltas searched again
 DEEP_GROWTH = 1.25  # ... once the repository has this many times the objects it had at the last such run
