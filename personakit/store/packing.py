@@ -66,6 +66,7 @@ NICENESS = 10  # the packer's (and its git processes') scheduling priority, belo
 REFLOG_DAYS = 90  # git's gc.reflogExpire
 RECORD = "personakit-pack.json"  # under .git: the packer's runs (what, when, CPU), the last few kept
 KEPT_RUNS = 50
+ROUNDS = 3  # looks (and repacks) per packer at most: a deep repack, then what was committed meanwhile
 _started = {"at": -AGAIN_AFTER}
 _guard = threading.Lock()
 
@@ -142,7 +143,9 @@ def plan(root: Path, seen: dict) -> tuple[str | None, dict]:
 
 
 def pack(root: Path, grace: float = GRACE) -> bool:
-    """Pack the repository as `plan` says; False when another packer is at it."""
+    """Pack the repository as `plan` says, and again while it says more is to be done (a deep repack
+    takes minutes, and the packers started by the commits made meanwhile left it to this one); False when
+    another packer is at it."""
     git_dir = root / ".git"
     fd = os.open(git_dir / "personakit-pack.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -150,25 +153,32 @@ def pack(root: Path, grace: float = GRACE) -> bool:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
-        began, spent = time.time(), [time.thread_time()]
-        seen = record(git_dir)
-        kind, facts = plan(root, seen)
-        if kind is not None:
-            _repack(root, kind, grace, spent)
-        if kind == "deep":
-            seen["deep_objects"] = sum(
-                _objects_in(path) for path in (git_dir / "objects" / "pack").glob("*.idx")
-            )
-        cpu = sum(spent[1:]) + time.thread_time() - spent[0]
-        seen["looked"] = began
-        seen["cpu"] = round(float(seen.get("cpu", 0.0)) + cpu, 3)
-        run = {"at": round(began), "kind": kind, "cpu": round(cpu, 3), "seconds": round(time.time() - began, 3),
-               **facts, "pack_bytes_after": sum(_size(p) for p in (git_dir / "objects" / "pack").glob("*.pack"))}  # fmt: skip
-        seen["runs"] = [*seen.get("runs", [])[-(KEPT_RUNS - 1) :], run]
-        _write_record(git_dir, seen)
+        for _ in range(ROUNDS):
+            if _once(root, grace) not in ("deep", "whole"):
+                break  # what is left loose now is what no commit reaches, or came in seconds ago
         return True
     finally:
         os.close(fd)
+
+
+def _once(root: Path, grace: float) -> str | None:
+    """One look and the repack it calls for, written to the record; what kind of repack it was."""
+    git_dir = root / ".git"
+    began, spent = time.time(), [time.thread_time()]
+    seen = record(git_dir)
+    kind, facts = plan(root, seen)
+    if kind is not None:
+        _repack(root, kind, grace, spent)
+    if kind == "deep":
+        seen["deep_objects"] = sum(_objects_in(path) for path in (git_dir / "objects" / "pack").glob("*.idx"))
+    cpu = sum(spent[1:]) + time.thread_time() - spent[0]
+    seen["looked"] = began
+    seen["cpu"] = round(float(seen.get("cpu", 0.0)) + cpu, 3)
+    run = {"at": round(began), "kind": kind, "cpu": round(cpu, 3), "seconds": round(time.time() - began, 3),
+           **facts, "pack_bytes_after": sum(_size(p) for p in (git_dir / "objects" / "pack").glob("*.pack"))}  # fmt: skip
+    seen["runs"] = [*seen.get("runs", [])[-(KEPT_RUNS - 1) :], run]
+    _write_record(git_dir, seen)
+    return kind
 
 
 def _repack(root: Path, kind: str, grace: float, spent: list[float]) -> None:
