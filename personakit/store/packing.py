@@ -12,9 +12,9 @@ as at 50 (4 times at git's maximum, 4095), while PersonaKit's own `show` and `lo
 (docs/performance.md has the figures). PersonaKit's rule:
 
 - after each commit it makes it estimates the loose objects as `gc --auto` does, from a sample of git's
-  object folders (a few directory listings, microseconds); when it opens a vault it also looks at the
-  packer's record (`.git/personakit-pack.json`) to see whether a day has passed since the packer last
-  looked at the repository as a whole;
+  object folders (a few directory listings, microseconds); when it opens a vault whose packs take
+  DEEP_FROM or more, it also looks at the packer's record (`.git/personakit-pack.json`) to see whether
+  a day has passed since the packer last looked at the repository as a whole;
 - past LOOSE_LIMIT loose objects (about 60 commits' worth), or once this process has written LOOSE_BYTES
   of trees stored uncompressed (`store/objects/trees.py` stores a big tree so, to spare the commit the
   compressing; at 100,000 memories that is every 8 commits), or on that daily look, it starts a packer
@@ -93,11 +93,15 @@ def record(git_dir: Path) -> dict:
 
 def maybe_pack(root: Path, opening: bool = False) -> bool:
     """Start a packer in the background when the repository has piled up loose objects, or (opening a
-    vault) when the packer has not looked at it for a day. Never waits."""
+    vault whose packs take DEEP_FROM or more) when the packer has not looked at it for a day. Never waits."""
     git_dir = root / ".git"
     if not git_dir.is_dir():
         return False
-    due = opening and time.time() - float(record(git_dir).get("looked", 0)) > LOOK_EVERY
+    due = (
+        opening  # a look at the whole of a repository big enough for a deep repack to matter (a stat per pack)
+        and sum(_size(path) for path in (git_dir / "objects" / "pack").glob("*.pack")) >= DEEP_FROM
+        and time.time() - float(record(git_dir).get("looked", 0)) > LOOK_EVERY
+    )
     if not due and loose_objects(git_dir) <= LOOSE_LIMIT and STORED["bytes"] <= LOOSE_BYTES:
         return False
     with _guard:

@@ -190,6 +190,8 @@ def test_the_packer_searches_deltas_again_only_when_packs_outgrow_memories(
 
 
 def test_opening_a_vault_starts_the_daily_look(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not packing.maybe_pack(vault, opening=True)  # a small vault: its packs are not worth a look
+    monkeypatch.setattr(packing, "DEEP_FROM", 0)
     monkeypatch.setattr(packing, "AGAIN_AFTER", 0.0)
     monkeypatch.setattr(packing, "GRACE", 0.0)
     assert packing.maybe_pack(vault, opening=True)  # never looked at
