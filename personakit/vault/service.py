@@ -48,7 +48,7 @@ from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
-from personakit.vault.plain import PlainKeeper, Reads, mask_ahead
+from personakit.vault.plain import Calls, PlainKeeper, mask_ahead
 from personakit.vault.state import Vault
 from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
@@ -123,7 +123,7 @@ class PersonaKit(Vault):
         self._caught_up = threading.Event()  # no start-up pass is running: every unreadable file is known
         self._caught_up.set()
         self._closing = threading.Event()  # masking ahead stops
-        self._reads = Reads()  # masking ahead waits while a read runs or has just run
+        self._calls = Calls()  # masking ahead waits while a read, a proposal or an edit runs or just ran
 
     # -- lifecycle ------------------------------------------------------------------------------------
     def start(self, watch: bool = False, background: bool = False) -> None:
@@ -195,7 +195,7 @@ class PersonaKit(Vault):
             self.plain.load()
             self.index.warm()
             memories = (hit.memory for hit in self.index.all(pause=True))
-            mask_ahead(self.plain, memories, self._closing.is_set, self._reads.busy)
+            mask_ahead(self.plain, memories, self._closing.is_set, self._calls.busy)
         except Exception as error:  # only a head start: reads read what they need anyway
             log.debug("could not read ahead the common words or mask ahead: %s", error)
 
@@ -211,7 +211,8 @@ class PersonaKit(Vault):
         if commit:
             recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
             hold_arrivals(self)  # a git pull's commits: a stranger's approvals are held before intake
-        take_in(self, names, commit)
+        with self._calls:
+            take_in(self, names, commit)
 
     def wait_until_synced(self) -> None:
         """Wait for the start-up pass (run in the background by a server) to finish."""
@@ -224,11 +225,8 @@ class PersonaKit(Vault):
                 f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
             )
         self.wait_until_synced()
-        self._reads.began = time.monotonic()
-        try:
+        with self._calls:
             return self._read(question, limit, host, record)
-        finally:
-            self._reads.ended = time.monotonic()
 
     def _read(self, question: str, limit: int, host: str, record: bool) -> ReadResult:
         limit = clamp_limit(limit)
@@ -325,7 +323,7 @@ class PersonaKit(Vault):
         author = (f"{host} (assistant)", ASSISTANT_EMAIL)
         self._caught_up.wait(timeout=600)  # every unreadable file is known (see copies.on_disk)
         try:
-            with self.files.lock():
+            with self._calls, self.files.lock():
                 stem = slug(checked.text)
                 found, mid = self._proposed(mid, text, [f"{stem}.md", f"{stem}-{mid[2:8]}.md"], names)
                 if found:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import time
 from pathlib import Path
 from typing import cast
 
@@ -17,7 +18,7 @@ from personakit.core.masking import MAX_QUOTE_CHARS, MAX_QUOTES, Plain, _masked,
 from personakit.core.memory import Category, Memory, State, render_memory
 from personakit.core.naming import memory_id, slug
 from personakit.core.proposal import shorten
-from personakit.vault.plain import FILE, KEY, PlainKeeper, mask_ahead
+from personakit.vault.plain import FILE, IDLE, KEY, Calls, PlainKeeper, mask_ahead
 from personakit.vault.service import PersonaKit, init_vault
 
 WORDS = [
@@ -218,3 +219,28 @@ def test_a_file_grown_past_its_bound_starts_anew(tmp_path: Path, monkeypatch: py
     again = PlainKeeper(tmp_path)
     again.load()
     assert not again.plain.keys and not (tmp_path / FILE).exists()
+
+
+def test_any_call_running_or_just_ended_keeps_masking_ahead_waiting(vault: Path) -> None:
+    calls = Calls()
+    assert not calls.busy()
+    with calls:
+        with calls:  # a read on one thread, a proposal on another
+            assert calls.busy()
+        assert calls.busy() and calls.running == 1
+    assert calls.busy()  # just ended
+    calls.ended -= IDLE
+    assert not calls.busy()
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        for call in (
+            lambda: kit.propose("Likes green tea", "green tea please", "preferences"),
+            lambda: kit.read("tea", record=False),
+            lambda: kit.sync(None),
+        ):
+            before = time.monotonic()
+            call()
+            assert kit._calls.ended >= before and kit._calls.running == 0  # it went through `with calls`
+    finally:
+        kit.close()
