@@ -66,7 +66,8 @@ NICENESS = 10  # the packer's (and its git processes') scheduling priority, belo
 REFLOG_DAYS = 90  # git's gc.reflogExpire
 RECORD = "personakit-pack.json"  # under .git: the packer's runs (what, when, CPU), the last few kept
 KEPT_RUNS = 50
-ROUNDS = 3  # looks (and repacks) per packer at most: a deep repack, then what was committed meanwhile
+ROUNDS = 5  # looks (and repacks) per packer at most: a repack, then what was committed meanwhile
+AGAIN_FROM = 16  # loose objects left after packing the loose ones (four commits' worth): look again
 _started = {"at": -AGAIN_AFTER}
 _guard = threading.Lock()
 
@@ -158,7 +159,10 @@ def pack(root: Path, grace: float = GRACE) -> bool:
         except BlockingIOError:
             return False
         for _ in range(ROUNDS):
-            if _once(root, grace) not in ("deep", "whole"):
+            kind = _once(root, grace)
+            if kind == "loose" and loose_objects(git_dir, ALL) > AGAIN_FROM:
+                continue  # commits made meanwhile: the packers they started found this one at work and left
+            if kind not in ("deep", "whole"):
                 break  # what is left loose now is what no commit reaches, or came in seconds ago
         return True
     finally:
