@@ -18,7 +18,7 @@ import anyio
 import pytest
 from git import Repo
 
-from personakit.core.memory import parse_memory
+from personakit.core.memory import InvalidMemory, parse_memory
 from personakit.core.naming import memory_id
 
 from conftest import call, connect, server_env
@@ -38,8 +38,11 @@ def _owner_cli(vault: Path, stop: threading.Event, decided: list[str], errors: l
     """The owner approving whatever has landed, one `personakit approve` process at a time."""
     while not stop.is_set():
         names = sorted((vault / "memories").glob("*.md"))
-        if names:
-            memory = parse_memory(random.choice(names).read_text(), "")
+        try:  # the editor below may be halfway through writing it in place: look again later
+            memory = parse_memory(random.choice(names).read_text(), "") if names else None
+        except (InvalidMemory, FileNotFoundError):
+            memory = None
+        if memory is not None:
             done = subprocess.run(
                 [sys.executable, "-m", "personakit", "approve", memory.id, "--vault", str(vault)],
                 capture_output=True, text=True, env=server_env(), check=False,
