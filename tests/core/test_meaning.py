@@ -122,6 +122,7 @@ def test_the_kinds_table_names_products_by_one_word_that_is_no_everyday_word() -
     kinds = _kinds()
     assert len(kinds) > 150 and all(kinds.values())
     everyday = {"fish", "black", "kitty", "latex", "java", "rust", "react", "bash", "windows", "go", "slack"}
+    everyday |= {"fedora", "peloton", "homebrew", "django", "svelte", "poetry", "yarn", "safari", "excel"}
     assert not everyday & set(kinds) and not STOP_WORDS & set(kinds)
 
 
