@@ -257,7 +257,7 @@ class PersonaKit(Vault):
             if current >= limit or len(hits) < wanted:
                 break
             wanted += limit + 10
-        approved = self._fill(len(matches), today, found, near) if len(matches) < FILL_TO else []
+        approved = self._fill(len(matches), today, found) if len(matches) < FILL_TO else []
         count = self.indexed(lambda: self.index.count_restricted(counted, withheld))
         result = compose(unique(matches), approved, count, limit, today, self.plain.plain)
         self.plain.save()
@@ -274,11 +274,11 @@ class PersonaKit(Vault):
             )
         return result
 
-    def _fill(self, matched: int, today: date, found: meaning.Expansion, near: list[str]) -> list[Memory]:
+    def _fill(self, matched: int, today: date, found: meaning.Expansion) -> list[Memory]:
         """Approved memories that are not past, enough to fill the places a read left: the closest to the
         question first (near words, then category: `store.ranking.Ranker.fill`), then the newest."""
         wanted = FILL_TO + matched
-        wide = [word for _, word in found.wide] or near
+        wide = [word for _, word in found.wide]  # the near words first, then the rest of their topics
         closest = self.indexed(lambda: self.index.fill(found.classes, wide, found.categories, wanted))
         while True:
             newest = self.indexed(partial(self.index.newest, "approved", wanted))

@@ -47,7 +47,7 @@ class Expansion:
     classes: tuple[tuple[str, ...], ...]
     near: tuple[tuple[str, str], ...]  # (question word, near word)
     categories: tuple[str, ...]  # the categories the question's topics are about, most topics first
-    wide: tuple[tuple[str, str], ...] = ()  # for the fill: every topic word, then the near words
+    wide: tuple[tuple[str, str], ...]  # for the fill: the near words, then every other word of the topics
 
     @property
     def counted(self) -> list[str]:
