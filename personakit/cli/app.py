@@ -19,14 +19,15 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from personakit import __version__
-from personakit.core.memory import Draft
 from personakit.errors import PersonaKitError
 from personakit.store.files import VaultFiles, resolve_vault
 from personakit.store.objects.commits import NO_IDENTITY
-from personakit.vault.service import PersonaKit
+
+if TYPE_CHECKING:
+    from personakit.vault.service import PersonaKit
 
 Command = Callable[[argparse.Namespace], int]
 Arguments = Callable[[argparse.ArgumentParser], None]
@@ -48,6 +49,8 @@ def command(name: str, example: str, arguments: Arguments | None = None) -> Call
 
 def open_vault(args: argparse.Namespace, writes: bool = False) -> PersonaKit:
     """Open the vault and take in what changed since the last command (hand edits become commits)."""
+    from personakit.vault.service import PersonaKit
+
     kit = PersonaKit(args.vault, create=False)
     trouble = kit.history.trouble()
     if trouble and writes:
@@ -86,6 +89,8 @@ def tell_no_identity(files: VaultFiles, note: str = NO_IDENTITY) -> None:
 
 
 def warn_broken(kit: PersonaKit) -> None:
+    from personakit.core.memory import Draft
+
     broken = [name for name, (_, error, _) in kit.broken.items() if not isinstance(error, Draft)]
     if broken:  # a draft (an empty new note) is no trouble
         warn(f"{len(broken)} file(s) in memories/ could not be read; 'personakit doctor' lists them")
@@ -148,7 +153,10 @@ class _TopParser(argparse.ArgumentParser):
         super().error(message)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with only, the options of that command alone (the others' options are
+    made by functions that import what they offer, such as the import formats: a command imports only
+    what it needs)."""
     top = _TopParser(
         prog="personakit", description=DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -168,7 +176,7 @@ def parser() -> argparse.ArgumentParser:
         )  # fmt: skip
         p.add_argument("--vault", help=VAULT_HELP)
         p.set_defaults(run=fn)
-        if name in _ARGUMENTS:
+        if name in _ARGUMENTS and only in (None, name):
             _ARGUMENTS[name](p)
     return top
 
@@ -177,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command. Every problem ends it with one sentence on stderr and exit status 1, never a traceback
     (PERSONAKIT_DEBUG=1 shows the traceback of an unexpected error, for a bug report)."""
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="personakit: %(message)s")
-    args = parser().parse_args(argv)
+    args = parser(_command_in(sys.argv[1:] if argv is None else argv)).parse_args(argv)
     if not getattr(args, "run", None):
         parser().print_help()
         return 2
@@ -202,6 +210,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
     return 1
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command argv names, if it names one: the first word that is not an option or --vault's folder."""
+    after_vault = False
+    for word in argv:
+        if after_vault:
+            after_vault = False
+        elif word == "--vault":
+            after_vault = True
+        elif not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def run() -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from personakit.cli.app import Command, command, open_vault, warn, warn_broken
-from personakit.core.memory import CATEGORIES, STATES, State
-from personakit.core.reading import clamp_limit
-from personakit.owner.decisions import decide, forget, resolve, resolve_all
+
+if TYPE_CHECKING:
+    from personakit.core.memory import State
 
 
 @command("review", "personakit review")
@@ -33,6 +34,8 @@ def _ids_arguments(p: argparse.ArgumentParser) -> None:
 
 def _decide(state: State) -> Command:
     def run(args: argparse.Namespace) -> int:
+        from personakit.owner.decisions import decide, resolve_all
+
         kit = open_vault(args, writes=True)
         with (
             kit.files.lock()
@@ -74,6 +77,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
     Git history keeps the old versions (git log -p shows them); docs/review.md says how to purge a memory
     from the history too."""
+    from personakit.owner.decisions import forget, resolve_all
+
     kit = open_vault(args, writes=True)
     with kit.files.lock():
         for named in resolve_all(kit, args.ids):
@@ -87,6 +92,8 @@ def _json_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _list_arguments(p: argparse.ArgumentParser) -> None:
+    from personakit.core.memory import CATEGORIES, STATES
+
     p.add_argument("--state", choices=STATES)
     p.add_argument("--category", choices=CATEGORIES)
     _json_argument(p)
@@ -132,6 +139,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     The history comes from git: who proposed it, each quote added, each decision and edit, with dates."""
     from personakit.owner.audit import describe, last_read, memory_history
+    from personakit.owner.decisions import resolve
     from personakit.owner.records import event_record, memory_record
 
     kit = open_vault(args)
@@ -159,6 +167,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     """Show exactly what an assistant would get for QUESTION, then (for you only) what was withheld and why.
 
     The first part is the JSON personakit_read returns. Your own searches are not written to the read ledger."""
+    from personakit.core.reading import clamp_limit
     from personakit.owner.audit import explain, filled, matching
 
     kit = open_vault(args)

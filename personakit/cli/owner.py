@@ -6,11 +6,12 @@ import argparse
 import sys
 
 from personakit.cli.app import command, open_vault
-from personakit.core.memory import CATEGORIES
 from personakit.errors import PersonaKitError
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
+    from personakit.core.memory import CATEGORIES
+
     p.add_argument("text", metavar="TEXT", help="the memory, one short statement about you")
     p.add_argument("--category", default="other", choices=CATEGORIES, help="default: other")
     p.add_argument("--quote", metavar="QUOTE", help="your own words behind it, kept as its evidence")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from personakit.cli.app import command, open_vault
-from personakit.core.memory import Memory
 from personakit.errors import PersonaKitError
+
+if TYPE_CHECKING:
+    from personakit.core.memory import Memory
 
 
 def _json_argument(p: argparse.ArgumentParser) -> None:

@@ -8,17 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from personakit.cli.app import command, open_vault, warn, warn_broken
-from personakit.core.memory import MAX_TEXT
-from personakit.core.proposal import shorten
 from personakit.errors import PersonaKitError
-from personakit.vault.service import PersonaKit
 
 if TYPE_CHECKING:
     from personakit.owner.importing.storing import Outcome
 
 _WHY = {
     "empty_text": "no text",
-    "too_long": f"over the {MAX_TEXT} characters a memory may have; shorten or split it and import again",
+    "too_long": "over the {MAX_TEXT} characters a memory may have; shorten or split it and import again",
     "credential_shape": "looks like a password, key or token (not shown)",
     "empty_quote": "no source text",
 }
@@ -52,6 +49,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             "with --from"
         )
     if args.dry_run:  # index only: even hand edits waiting to be committed stay as they are
+        from personakit.vault.service import PersonaKit
+
         kit = PersonaKit(args.vault, create=False)
         kit.refresh_index()
     else:
@@ -73,6 +72,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _line(outcome: Outcome) -> str:
+    from personakit.core.memory import MAX_TEXT
+    from personakit.core.proposal import shorten
+
     item, memory = outcome.item, outcome.memory
     if memory is not None:
         said = f"  {outcome.verdict:<8} {memory.id}  {memory.category:<13} {shorten(memory.text, 80)}"
@@ -83,7 +85,7 @@ def _line(outcome: Outcome) -> str:
         return f"{said} (already {memory.state})"
     if outcome.verdict == "refused":
         shown = "" if outcome.reason == "credential_shape" else f": {shorten(item.text, 60)!r}"
-        return f"  refused  {item.where}  {outcome.reason}, {_WHY[outcome.reason]}{shown}"
+        return f"  refused  {item.where}  {outcome.reason}, {_WHY[outcome.reason].format(MAX_TEXT=MAX_TEXT)}{shown}"
     return f"  skipped  {item.where}  {outcome.reason}: {shorten(item.text, 60)!r}"
 
 

@@ -8,7 +8,6 @@ import sys
 from personakit.cli.app import command, tell_no_identity, warn, warn_broken
 from personakit.errors import PersonaKitError
 from personakit.store.files import VaultFiles, resolve_vault
-from personakit.vault.service import PersonaKit, init_vault
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
@@ -18,6 +17,8 @@ def _init_arguments(p: argparse.ArgumentParser) -> None:
 @command("init", "personakit init ~/PersonaKit", _init_arguments)
 def cmd_init(args: argparse.Namespace) -> int:
     """Make a new vault (a git repository of memory files) at PATH, or the default vault."""
+    from personakit.vault.service import init_vault
+
     root = resolve_vault(args.path or args.vault)
     said = init_vault(root)
     print(f"Vault ready at {root}")
@@ -68,6 +69,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 @command("reindex", "personakit reindex")
 def cmd_reindex(args: argparse.Namespace) -> int:
     """Throw the search index away and rebuild it from the memory files."""
+    from personakit.vault.service import PersonaKit
+
     kit = PersonaKit(args.vault, create=False)
     if not kit.writable:
         raise PersonaKitError(

@@ -13,31 +13,36 @@ other refusal is.
 
 from __future__ import annotations
 
-import gc
+import json
 import logging
 import os
 import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, TypeVar, cast
+from importlib import resources as package_files
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from personakit import __version__
-from personakit.core.reading import DEFAULT_LIMIT, ReadResult
 from personakit.errors import PersonaKitError
 from personakit.mcp.jsonrpc import AnsweredLines
+from personakit.mcp.opening import Opening
 from personakit.mcp.resources import PersonaKitServer, register
 from personakit.mcp.resources import host_of as _host
 from personakit.mcp.resources import kit_of as _kit
-from personakit.vault.service import PersonaKit, ProposeResult
+from personakit.store.files import VaultFiles, resolve_vault
+
+if TYPE_CHECKING:
+    from personakit.vault.service import PersonaKit
 
 log = logging.getLogger("personakit")
 E = TypeVar("E", bound=BaseException)
@@ -103,6 +108,10 @@ UNTIL_HELP = "YYYY-MM-DD after which it no longer holds (a trip, a project)"
 _NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 _DAY: dict[str, Any] = {"type": "string"}
 
+DEFAULT_LIMIT = 7  # core.reading's, which answering tools/list does not import (test_results_schema.py)
+# Each tool's output schema: `result_schemas()` made it from the service's types.
+RESULTS: dict[str, Any] = json.loads((package_files.files("personakit.mcp") / "results.json").read_bytes())
+
 CATEGORY_HELP = (
     "One of communication, work-style, tools, preferences, background, constraints, other; "
     "anything else is stored as other"
@@ -111,20 +120,21 @@ CATEGORY_HELP = (
 
 def build_server(
     vault: str | None, read_only: bool = False, opened: PersonaKit | None = None
-) -> MCPServer[PersonaKit]:
+) -> MCPServer[Opening]:
     @asynccontextmanager
-    async def lifespan(_: MCPServer[PersonaKit]) -> AsyncIterator[PersonaKit]:
-        kit = opened or PersonaKit(vault)
-        kit.start(watch=True, background=True)
-        # What exists now (the SDK, the open index) lives as long as the server: keep the collector's full
-        # passes from walking it again and again (one took 14 ms, in the middle of a read, at 10k).
-        gc.freeze()
-        _running.append(kit)
+    async def lifespan(_: MCPServer[Opening]) -> AsyncIterator[Opening]:
+        opening = Opening(vault, opened, then=lambda: _typed(tools))
+        opening.begin()  # the handshake is answered meanwhile
+        _running.append(opening)
         try:
-            yield kit
+            async with anyio.create_task_group() as group:
+                group.start_soon(opening.failure)  # a vault that cannot open ends the session, said
+                yield opening
         finally:
-            _running.remove(kit)
-            kit.close()
+            _running.remove(opening)
+            kit = opening.opened
+            if kit is not None:
+                kit.close()
 
     tools = [
         _tool(
@@ -162,7 +172,7 @@ def personakit_read(
     question: Annotated[str, Field(description="What you are trying to answer, in plain words")],
     ctx: Context,
     limit: Annotated[int, Field(description="Most memories to return; clamped to 1-20")] = DEFAULT_LIMIT,
-) -> ReadResult:
+) -> dict[str, Any]:  # a ReadResult; its schema is in results.json
     return _call(lambda: _kit(ctx).read(question, limit, _host(ctx)))
 
 
@@ -176,21 +186,48 @@ def personakit_propose(
     about: Annotated[Any, Field(description=ABOUT_HELP, json_schema_extra=_NAMES)] = None,
     said: Annotated[Any, Field(description=SAID_HELP, json_schema_extra=_DAY)] = None,
     until: Annotated[Any, Field(description=UNTIL_HELP, json_schema_extra=_DAY)] = None,
-) -> ProposeResult:
+) -> dict[str, Any]:  # a ProposeResult; its schema is in results.json
     return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces, about, said, until))
 
 
 def _tool(fn: Any, **details: Any) -> Tool:
-    """A tool whose output schema has its `$defs` written in place: a client checks every result against
-    it, and the SDK's client (jsonschema) spends most of that check resolving `$ref`s (about 1 ms a read).
-    Arguments it refuses are answered in one sentence (`CheckedTool`). Neither schema keeps the titles
-    pydantic makes from each name ("Question" for `question`): they say nothing the name does not, and
-    every host reads tools/list into its model's context."""
+    """A tool whose output schema is `results.json`'s (see `result_schemas`). Arguments it refuses are
+    answered in one sentence (`CheckedTool`). The input schema keeps none of the titles pydantic makes
+    from each name ("Question" for `question`): they say nothing the name does not, and every host reads
+    tools/list into its model's context."""
     tool = CheckedTool.from_function(fn, **details)
     tool.parameters = _untitled(tool.parameters)
-    if tool.fn_metadata.output_schema is not None:
-        tool.fn_metadata.output_schema = _untitled(_inline_defs(tool.fn_metadata.output_schema))
+    tool.fn_metadata.output_schema = RESULTS[tool.name]
     return tool
+
+
+def result_schemas() -> dict[str, Any]:
+    """Each tool's output schema, made from the service's result types: what `results.json` holds, so
+    that answering tools/list imports none of them (tests/mcp/test_results_schema.py compares the two;
+    `python -c "from personakit.mcp.server import result_schemas as r; import json; print(json.dumps(r(),
+    indent=2))"` writes it anew). The `$defs` are written in place: a client checks every result against
+    the schema, and the SDK's client (jsonschema) spent most of that check resolving `$ref`s (about 1 ms
+    a read). No titles, as for the input schema."""
+    made = {}
+    for name, kind in _result_types().items():
+        schema = FuncMetadata(arg_model=ArgModelBase, output_model=kind).output_schema  # the SDK's own way
+        made[name] = _untitled(_inline_defs(cast(dict[str, Any], schema)))
+    return made
+
+
+def _result_types() -> dict[str, Any]:
+    from personakit.core.reading import ReadResult
+    from personakit.vault.service import ProposeResult
+
+    return {"personakit_read": ReadResult, "personakit_propose": ProposeResult}
+
+
+def _typed(tools: list[Tool]) -> None:
+    """Check each result against its type from now on, as the SDK does for a tool typed in its signature
+    (run by the opening thread, once the types are imported, before any call may finish)."""
+    kinds = _result_types()
+    for tool in tools:
+        tool.fn_metadata.output_model = kinds[tool.name]
 
 
 def _untitled(schema: Any) -> Any:
@@ -269,7 +306,7 @@ def argument_sentence(tool: str, error: ValidationError) -> str:
     return f"{tool} was not run: {'; '.join(parts)}; call it again with every argument its schema asks for."
 
 
-_running: list[PersonaKit] = []
+_running: list[Opening] = []
 
 
 def _call(work: Any) -> Any:
@@ -294,7 +331,9 @@ def _terminate(signum: int, frame: object) -> None:
 
     os._exit ends every thread with the process; git children are only run while the vault lock is
     held, so once close() has the lock, none is running."""
-    for kit in list(_running):
+    for kit in [opening.opened for opening in _running]:
+        if kit is None:  # still opening: a kill during a start loses nothing
+            continue
         try:
             kit.close(wait=5.0)
         except Exception:
@@ -311,8 +350,13 @@ def serve(vault: str | None, read_only: bool = False) -> None:
     os.environ["GIT_TERMINAL_PROMPT"] = "0"  # no git this process runs may ever wait on a terminal
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGINT, _terminate)
-    kit = PersonaKit(vault)  # a folder that is not a vault, a file, no git: a sentence, before any protocol
-    kit.history.dirs()
+    kit = None
+    if not VaultFiles(resolve_vault(vault)).is_vault():
+        # No vault there yet: make it now, or say in one sentence, before any protocol, why not (a file, a
+        # folder holding other files, no git). A vault that is there opens while the handshake is answered.
+        from personakit.vault.service import PersonaKit
+
+        kit = PersonaKit(vault)
     try:
         anyio.run(_serve_stdio, build_server(vault, read_only, kit))
     except BaseExceptionGroup as group:  # the SDK's task groups wrap what the lifespan raised
@@ -329,7 +373,7 @@ def _first(error: BaseException, kind: type[E]) -> E | None:
     return error if isinstance(error, kind) else None
 
 
-async def _serve_stdio(server: MCPServer[PersonaKit]) -> None:
+async def _serve_stdio(server: MCPServer[Opening]) -> None:
     """The SDK's `run_stdio_async`, with stdin read through `AnsweredLines`."""
     lines = AnsweredLines()
     async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
