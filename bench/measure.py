@@ -230,6 +230,24 @@ async def cold_start(params: StdioServerParameters, log: Path) -> float:
     return elapsed
 
 
+async def first_read(params: StdioServerParameters, log: Path, question: str) -> tuple[float, float]:
+    """Seconds from spawn to the tools/list reply, and to the answer of a read asked right after it: the
+    server answers the handshake while the vault opens (a first index included), so a host's first read
+    is what waits for the vault."""
+    with open(log, "a", encoding="utf-8") as errlog:
+        start = time.perf_counter()
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            await session.list_tools()
+            listed = time.perf_counter() - start
+            await call(session, "personakit_read", {"question": question})
+            answered = time.perf_counter() - start
+    return listed, answered
+
+
 async def call(session: ClientSession, tool: str, arguments: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     start = time.perf_counter()
     result = await session.call_tool(tool, arguments)

@@ -2,7 +2,8 @@
 
 - cold start with the index there: spawn -> `initialize` -> `tools/list` reply, alternating with the
   floor's own cold start (`floor_server.py`), `--runs` times each; medians and their ratio. A small vault
-  (30 memories, as a new user has) is measured beside the big ones.
+  (30 memories, as a new user has) is measured beside the big ones. The same starts also time a read
+  asked right after tools/list (the vault opens while the handshake is answered: that read waits for it).
 - the first minute: a host that starts the server and reads at once. Conversational reads, each followed
   by a floor call on a second connection, from the first moment for `--minute` seconds; p50 and p99 over
   the first 10 seconds and over the rest, against the floor's over the same seconds. What runs beside
@@ -28,7 +29,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate
-from measure import Env, call, cold_start, connect, percentile
+from measure import Env, call, cold_start, connect, first_read, percentile
 
 
 async def first_minute(env: Env, vault: Path, log: Path, seconds: float) -> dict[str, float]:
@@ -60,13 +61,18 @@ async def measure(sizes: list[int], runs: int, minute: float, code: Path | None)
             generate.fresh_copy(n, vault)
             log = env.logs / f"personakit-{n}.log"
             env.cli(vault, "reindex", log=log)
-            floors, ours = [], []
+            floors, ours, reads = [], [], []
+            question = generate.conversational(1)[0]
             for _ in range(runs):
                 floors.append(await cold_start(env.floor(), env.logs / "floor.log"))
-                ours.append(await cold_start(env.personakit(vault), log))
-            floor, mine = statistics.median(floors), statistics.median(ours)
+                listed, answered = await first_read(env.personakit(vault), log, question)
+                ours.append(listed)
+                reads.append(answered)
+            floor, mine, read = statistics.median(floors), statistics.median(ours), statistics.median(reads)
             print(f"{n:>7,}  cold start, index there: {mine:.2f} s, floor {floor:.2f} s: {mine / floor:.2f}x "
                   f"(runs {', '.join(f'{s:.2f}' for s in ours)}; floor {', '.join(f'{s:.2f}' for s in floors)})")  # fmt: skip
+            print(f"{n:>7,}  the first read, asked right after tools/list, answered at {read:.2f} s: "
+                  f"{read / floor:.2f}x the floor's start (runs {', '.join(f'{s:.2f}' for s in reads)})")  # fmt: skip
             if minute > 0:
                 f = await first_minute(env, vault, log, minute)
                 for part, label in (("early", "first 10 s"), ("late", f"10-{minute:.0f} s")):

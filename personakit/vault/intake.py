@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 
@@ -56,9 +56,17 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
             wanted = {n for n in names if plain_name(n)}
             on_disk = {n: s for n in wanted if (s := kit.files.stat(n, private)) is not None}
             indexed = kit.indexed(lambda: kit.index.stats(wanted))
-        upserts, deletes, touched = [], [], set()
+        upserts: list[tuple[Memory, FileStat]] = []
+        deletes, touched = [], set()
         helper = firstindex.start(kit, on_disk) if names is None and not indexed else None
-        for name in _in_turn(sorted(wanted), helper):
+
+        def index_own_share() -> None:
+            # Before waiting for the helper: Whoosh indexes this share while the helper does its own.
+            if upserts:
+                kit.indexed(partial(kit.index.update, upserts))
+                upserts.clear()
+
+        for name in _in_turn(sorted(wanted), helper, index_own_share):
             stat = on_disk.get(name)
             level = (
                 name not in indexed if stat is None else kit.files.unchanged(name, indexed.get(name), stat)
@@ -74,7 +82,7 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
                 upserts.append(loaded)
                 if len(upserts) >= SYNC_BATCH:  # a first index: bound what is held at once
                     kit.indexed(partial(kit.index.update, upserts))
-                    upserts = []
+                    upserts.clear()
             if memory is None and name in indexed:
                 deletes.append(name)
         if upserts or deletes:
@@ -90,13 +98,16 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
             kit.unsettled |= touched  # indexed as soon as saved; committed once the editor is done
 
 
-def _in_turn(names: list[str], helper: firstindex.Helper | None) -> Iterator[str]:
-    """The names to look at: all of them, or those a first index's helper does not take, then those it
-    hands back."""
+def _in_turn(
+    names: list[str], helper: firstindex.Helper | None, before_waiting: Callable[[], None]
+) -> Iterator[str]:
+    """The names to look at: all of them, or those a first index's helper does not take, then (once
+    before_waiting has run) those it hands back."""
     if helper is None:
         yield from names
         return
     yield from (name for name in names if name not in helper.names)
+    before_waiting()
     yield from helper.handed_back()
 
 
