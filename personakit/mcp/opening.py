@@ -46,6 +46,7 @@ class Opening:
 
             kit = self._kit or PersonaKit(self._vault)
             self._kit = None
+            kit.history.dirs()  # a .git git cannot open: its one sentence, before start warns of each step
             kit.start(watch=True, background=True)
             self._then()
             # What exists now (the SDK, the open index) lives as long as the server: keep the collector's
