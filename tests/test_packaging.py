@@ -23,7 +23,7 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     shipped = set(zipfile.ZipFile(wheel).namelist())
     source = {p.relative_to(ROOT).as_posix() for p in (ROOT / "personakit").rglob("*.py")}
     assert source - shipped == set()  # a package missing from pyproject's list breaks the installed command
-    assert "personakit/mcp/guide.md" in shipped
+    assert {"personakit/mcp/guide.md", "personakit/mcp/results.json"} <= shipped  # results.json: tools/list
     meaning = {
         f"personakit/core/meaning/{name}"
         for name in ("related.tsv", "topics.txt", "kinds.txt", "LICENSE-WordNet.txt")
@@ -34,6 +34,7 @@ def test_a_built_wheel_carries_every_module_the_guide_and_the_vault_template(tmp
     script = (
         "import sys; from personakit.store.files import template_dir; from personakit.vault.service import init_vault;"
         "from personakit.mcp.resources import guide_text; assert guide_text().startswith('# Using PersonaKit');"
+        "from personakit.mcp.server import RESULTS; assert set(RESULTS) == {'personakit_read', 'personakit_propose'};"
         "t = template_dir(); assert str(t).startswith(sys.argv[1]), t;"
         "init_vault(__import__('pathlib').Path(sys.argv[2]));"
         "from personakit.core.credentials.engine import looks_like_credential as found;"  # reads core/data/
