@@ -23,7 +23,10 @@ How a text is read:
    written in even groups (`JBSW Y3DP EHPK 3PXP`), when the closed-up text is a key by its shape.
 4. **Together** (`holds_credential`): a key cut between a proposal's text and its quote, or between two
    quotes, is found in the seam where the two are joined (with nothing, and with a space, between them).
-   A word glued to the other text's token ("Deployed" + a commit hash) is not a key cut in two.
+   A word glued to the other text's token ("Deployed" + a commit hash) is not a key cut in two. Two
+   quiet texts (`hints.Quiet`: no sign of a secret, the most of what people write) are read joined only
+   with a glue that makes a sign at the seam (`hints.glues_to_read`); with the others the joined texts
+   provably hold nothing, and `tests/core/test_seam_exactness.py` checks that against reading them all.
 
 The tables (provider shapes, words in other languages, the BIP39 list) are data beside the engine:
 `patterns`, `words`, `data/bip39-english.txt`. `docs/tools.md` lists the kinds that
@@ -37,17 +40,27 @@ cheap sign of it (a run of 14 key characters, a hint word, a pair of digits), so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from personakit.core.credentials.assignments import assignment_spans, kubernetes_spans
 from personakit.core.credentials.bodies import private_key_body, random_token_spans
 from personakit.core.credentials.contexts import context_spans
-from personakit.core.credentials.hints import ID_HINTS, hint_windows
+from personakit.core.credentials.hints import (
+    GLUES,
+    ID_HINTS,
+    SIGN,
+    Quiet,
+    glues_to_read,
+    hint_windows,
+    hint_words,
+)
 from personakit.core.credentials.lazyre import lazy
 from personakit.core.credentials.numbers import (
     is_seed_word,
     labelled_id_spans,
     number_spans,
     seed_phrase_spans,
+    seed_words,
 )
 from personakit.core.credentials.phrases import phrase_spans
 from personakit.core.credentials.runs import LONG_RUN, Runs, Span, merge
@@ -75,15 +88,37 @@ _EDGES = ".,;:!?()[]{}<>\"'`*_"  # taken off a word's ends: "abandon," is abando
 
 def find_credentials(text: str) -> list[Span]:
     """Spans (start, end) of credential-shaped substrings in text, sorted, non-overlapping."""
+    return _read_alone(text)[0]
+
+
+def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
+    """find_credentials(text), and the text as `Quiet` when it is."""
     if not text:
-        return []
+        return [], None
     view = read(text)
     tokens = view.lower.split()
     distinct = set(tokens)
-    spans = _detect(view.text, view.lower, tokens, distinct)
-    if _DIGITS.search(view.text) and any(_may_be_spread_out(t) for t in distinct if not t.isalpha()):
-        spans += _closed_up(view.text)
-    return merge([view.original_span(start, end) for start, end in spans])
+    found = hint_words(view.lower, distinct)
+    digits = bool(_DIGITS.search(view.text))
+    spread = digits and any(_may_be_spread_out(t) for t in distinct if not t.isalpha())
+    listed = None  # a quiet text's list words; in it, every family but numbers finds nothing (`Quiet`)
+    if not (found or spread or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
+        bare = [(_NUMBERED.sub("", t) if t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
+        wordlist = seed_words()
+        listed = bytes(word in wordlist for word in bare if not word.isdigit())  # as seed_phrase_spans
+    if listed is None or b"\x01" * 12 in listed:
+        spans = _detect(view.text, view.lower, tokens, distinct, found)
+        spans += _closed_up(view.text) if spread else []
+        return merge([view.original_span(*span) for span in spans]), None
+    said = ":" in view.text or "use" in view.lower
+    if digits and said:  # sayings (`Netflix: Sunflower!2024`) are read too
+        spans = number_spans(view.text) + saying_spans(view.text, view.lower, [])
+        return merge([view.original_span(*span) for span in spans]), None
+    spans = merge([view.original_span(*span) for span in number_spans(view.text)]) if digits else []
+    if spans or "\u03a3" in view.text:  # Σ lower-cases by what follows it: a seam could change it
+        return spans, None
+    ends = len(listed) - len(listed.rstrip(b"\x01")), len(listed) - len(listed.lstrip(b"\x01"))
+    return [], Quiet(view.text, view.lower, digits, said, *ends)
 
 
 def _may_be_spread_out(word: str) -> bool:
@@ -96,16 +131,21 @@ def _may_be_spread_out(word: str) -> bool:
 
 
 def _detect(
-    text: str, lower: str, tokens: list[str] | None = None, distinct: set[str] | None = None
+    text: str,
+    lower: str,
+    tokens: list[str] | None = None,
+    distinct: set[str] | None = None,
+    found: set[str] | None = None,
 ) -> list[Span]:
-    """Every family on the view, as it stands (tokens: lower's words, and each once, if known)."""
+    """Every family on the view, as it stands (tokens: lower's words, each once, and the hints among
+    them, if known)."""
     tokens = lower.split() if tokens is None else tokens
     distinct = set(tokens) if distinct is None else distinct
     bare = {  # "1.gas" is gas
         token: (_NUMBERED.sub("", token) if token[:1].isdigit() else token).strip(_EDGES)
         for token in distinct
     }
-    hints = hint_windows(lower, distinct)
+    hints = hint_windows(lower, distinct, found)
     spans = _shapes(text, lower, bool(_DIGITS.search(text)))
     spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
     spans += seed_phrase_spans(lower, tokens, bare)
@@ -123,9 +163,11 @@ def looks_like_credential(text: str) -> bool:
 def holds_credential(*texts: str) -> bool:
     """True when any of texts holds a credential, or two of them do once joined (a key cut in two)."""
     texts = tuple(t for t in texts if t)
-    if any(looks_like_credential(text) for text in texts):
+    read = [_read_alone(text) for text in texts]
+    if any(spans for spans, _ in read):
         return True
-    return any(any(_seam_spans(texts[i], texts[j])) for i, j in _pairs(len(texts)))
+    quiet = [q for _, q in read]
+    return any(any(_seam_spans(texts[i], texts[j], quiet[i], quiet[j])) for i, j in _pairs(len(texts)))
 
 
 def mask_credentials(text: str, mask: str = "[secret]") -> str:
@@ -135,10 +177,11 @@ def mask_credentials(text: str, mask: str = "[secret]") -> str:
 
 def mask_together(texts: Sequence[str], mask: str = "[secret]") -> tuple[str, ...]:
     """Each of texts masked, including the parts of a credential cut between two of them."""
-    spans = [find_credentials(text) for text in texts]
+    read = [_read_alone(text) for text in texts]
+    spans = [found for found, _ in read]
     for i, j in _pairs(len(texts)):
         if texts[i] and texts[j]:
-            in_a, in_b = _seam_spans(texts[i], texts[j])
+            in_a, in_b = _seam_spans(texts[i], texts[j], read[i][1], read[j][1])
             spans[i] += in_a
             spans[j] += in_b
     return tuple(_masked(text, merge(found), mask) for text, found in zip(texts, spans, strict=True))
@@ -309,21 +352,27 @@ def _glued_word(first: str, second: str) -> bool:
 _WHOLE_TOKEN = 16  # a piece this long after a word is a token of its own, not the rest of a cut password
 
 
+@cache
 def _pairs(count: int) -> list[tuple[int, int]]:
     """Which texts are joined: the first (a memory's text) with each other, and each with the next, both ways."""
     pairs = {(0, i) for i in range(1, count)} | {(i, i + 1) for i in range(count - 1)}
     return [pair for a, b in sorted(pairs) for pair in ((a, b), (b, a))]
 
 
-def _seam_spans(a: str, b: str) -> tuple[list[Span], list[Span]]:
+def _seam_spans(
+    a: str, b: str, quiet_a: Quiet | None = None, quiet_b: Quiet | None = None
+) -> tuple[list[Span], list[Span]]:
     """Spans, in a and in b, of credentials found only where a's end and b's start are joined."""
-    if not _worth_joining(a[-_EDGE:], b[:_EDGE]):
+    glues = GLUES
+    if quiet_a and quiet_b and len(a) <= _SEAM and len(b) <= _SEAM:  # each read whole at the seam
+        glues = glues_to_read(quiet_a, quiet_b, _may_be_spread_out)
+    if not glues or not _worth_joining(a[-_EDGE:], b[:_EDGE]):
         return [], []
     left, right = a[-_SEAM:], b[:_SEAM]
     offset = len(a) - len(left)
     in_a: list[Span] = []
     in_b: list[Span] = []
-    for glue in ("", " "):
+    for glue in glues:
         cut, resume = len(left), len(left) + len(glue)
         joined = left + glue + right
         for start, end in find_credentials(joined):

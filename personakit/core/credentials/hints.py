@@ -1,23 +1,31 @@
-"""Where to look for a secret that is said or assigned: windows around the words that name one.
+"""Where to look for a secret that is said or assigned: windows around the words that name one; and
+whether a seam between two texts can hold one at all.
 
 The phrase and context checks read only these windows. A hint is a stem found inside a word ("pass" in
 "password", "PGPASSWORD", "passwort"), a short word found whole ("pin", not "opinion"), or a literal
 ("2fa", "wi-fi"); the first word of every phrase in `credential_words.LANGUAGES` is one too. Hints are
-looked for among the text's distinct words, once each, so a megabyte of prose costs a few milliseconds;
-a hint with no separator (a space, ":", "=", a quote) soon after it, as inside a run of base64, opens no
-window.
+looked for among the text's distinct words, once each (and each word's hints are kept for its next
+time), so a megabyte of prose costs a few milliseconds; a hint with no separator (a space, ":", "=", a
+quote) soon after it, as inside a run of base64, opens no window.
+
+Most texts a person writes give no sign of a secret at all (`Quiet`): no hint, no run of key
+characters, no literal a shape starts from. Two such texts joined at a seam hold a secret only if the
+few characters around the seam make a sign (`glues_to_read`), so the seam check reads them joined only
+then, and finds exactly what reading them joined always would.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 import personakit.core.credentials.words as words
 from personakit.core.credentials.lazyre import lazy
-from personakit.core.credentials.runs import Span, merge
+from personakit.core.credentials.runs import Span, merge, run_across
 from personakit.core.credentials.textview import fold
+from personakit.core.credentials.tokens import ANY_IN_RUN, LITERALS
 
 _WINDOW_BEFORE, _WINDOW_AFTER = 80, 420  # around a hint: the words before it and the longest value
 _FIRST_WORDS = {
@@ -70,18 +78,10 @@ class Hints(NamedTuple):
     starts: list[int]  # where each hint begins, in order
 
 
-def hint_windows(lower: str, distinct: set[str]) -> Hints:
-    """Windows around the words that may name a secret. distinct: lower's whitespace-separated words."""
-    # A word name is near a word's start or end: a run of key characters is read only so far, and a
-    # megabyte of base64 is not searched for hints.
-    shown: Iterable[str] = distinct
-    if sum(map(len, distinct)) > 4096 and max(map(len, distinct)) > 256:
-        shown = [word if len(word) <= 256 else word[:128] + " " + word[-128:] for word in distinct]
-    joined = " ".join(shown)
-    pieces = set(_HINT_WORDS.intersection(distinct))
-    pieces.update(_HINT_WORDS.intersection(_NOT_LETTERS.split(" ".join(w for w in shown if not w.isalpha()))))
-    found = set(_HINT_STEM.findall(joined)) | pieces
-    found |= {literal for literal in words.HINT_LITERALS if literal in lower}
+def hint_windows(lower: str, distinct: set[str], found: set[str] | None = None) -> Hints:
+    """Windows around the words that may name a secret. distinct: lower's whitespace-separated words;
+    found: `hint_words` of them, if known."""
+    found = hint_words(lower, distinct) if found is None else found
     starts: list[int] = []
     for hint in found:
         whole = hint in _HINT_WORDS
@@ -99,6 +99,40 @@ def hint_windows(lower: str, distinct: set[str]) -> Hints:
     return Hints(windows, frozenset(found) if windows else frozenset(), starts)
 
 
+WHOLE_WORDS_UP_TO = 4096  # characters of words read whole; past them, a long word only at its ends
+
+
+def hint_words(lower: str, distinct: set[str]) -> set[str]:
+    """The hints in lower, whether or not a window opens at them. Each is found inside one word (no hint
+    holds a space), so words that hold none side by side hold none, up to WHOLE_WORDS_UP_TO."""
+    # A word name is near a word's start or end: a run of key characters is read only so far, and a
+    # megabyte of base64 is not searched for hints.
+    found: set[str] = set()
+    if sum(map(len, distinct)) > WHOLE_WORDS_UP_TO and max(map(len, distinct)) > 256:
+        shown: Iterable[str] = [w if len(w) <= 256 else w[:128] + " " + w[-128:] for w in distinct]
+        found.update(_HINT_WORDS.intersection(distinct))
+        found.update(
+            _HINT_WORDS.intersection(_NOT_LETTERS.split(" ".join(w for w in shown if not w.isalpha())))
+        )
+        found.update(_HINT_STEM.findall(" ".join(shown)))
+    else:  # word by word (the same, as no hint holds a space), each word's hints kept for its next time
+        found = found.union(*map(_word_hints, distinct))
+    found |= {literal for literal in words.HINT_LITERALS if literal in lower}
+    return found
+
+
+_NO_HINTS: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=16384)
+def _word_hints(word: str) -> frozenset[str]:
+    """The hints in one word: the stems inside it, and it or its pieces (between digits and punctuation)
+    when a short hint word."""
+    found = set(_HINT_STEM.findall(word))
+    found.update(_HINT_WORDS.intersection([word] if word.isalpha() else [word, *_NOT_LETTERS.split(word)]))
+    return frozenset(found) if found else _NO_HINTS
+
+
 _NOT_LETTERS = lazy(r"[^\w]+|[\d_]+")
 
 _SEPARATOR_NEAR = lazy(r"[\s:=>\"'`。，：]")
@@ -108,3 +142,69 @@ def _whole_word(lower: str, start: int, length: int) -> bool:
     before = lower[start - 1 : start]
     after = lower[start + length : start + length + 1]
     return not before.isalpha() and not after.isalpha()
+
+
+class Quiet(NamedTuple):
+    """A text (as read) that gives a sign of no family but numbers, seed phrases and keys in runs, and
+    holds none: no hint, no run of 14 key characters, none of `SIGNS`, no twelve list words in a row,
+    and no word that could be a piece of a spread-out key. Every other family needs one of these signs
+    (phrases, sayings, assignments, contexts and labelled ids read only near a hint; provider shapes and
+    random tokens only in runs or from a literal among SIGNS), so such a text is checked for numbers
+    alone. With digits, sayings are read (`sayings`) where a line has a label (a colon) or a sentence
+    says what a value is used for: a quiet text with digits has neither ("said": a colon or "use").
+    seeds_end, seeds_start: list words in a row at its end and at its start."""
+
+    text: str
+    lower: str
+    digits: bool
+    said: bool
+    seeds_end: int
+    seeds_start: int
+
+
+# Signs of the families a quiet text does not read (the shapes from a literal, PEM blocks, URLs, pairs,
+# queries, Kubernetes), with the hints written as literals: the few characters a seam may make them of.
+SIGNS = (*LITERALS, *words.HINT_LITERALS, "-----", " / ", "=", "www.", "kind:", "data:")
+SIGN = lazy("|".join(map(re.escape, SIGNS)))
+_SIGN_REACH = max(map(len, SIGNS)) - 1
+_NUMBER_REACH = 80  # past a number's length (64) and what its check reads before it (60), from its start
+_NUMBER_START = lazy(r"\d(?=\d| \d)")  # where `numbers` may find one: a digit, and one more at most 2 on
+
+
+def glues_to_read(a: Quiet, b: Quiet, spread: Callable[[str], bool]) -> tuple[str, ...]:
+    """Of the glues a seam is read with, those with which a and b (both quiet, each read whole at the
+    seam) may hold a credential once joined. With the others they hold none at all, so the seam check
+    would find nothing there.
+
+    The view of the joined texts is the two views and the glue (each character is read on its own, and
+    neither holds a Σ). So each family `Quiet` names needs a sign only the characters around the seam
+    could now make: one of SIGNS across it, or a hint or a piece of a spread-out key in the word glued
+    across it (the glue holds no digit). Seed phrases, runs and numbers are bounded by what each side
+    holds: twelve list words in a row; a run of key characters (each side's shorter than 14) crosses
+    the seam only glued, is shorter than the 32 of a random token, and is a key only if some provider's
+    shape matches in it; a number (cards, IBANs, ids) that starts farther than _NUMBER_REACH from the
+    seam is found, or not, as in its text alone, where none was; and with a digit on either side, a
+    saying needs a colon (which no seam makes) or a "use" (which one can)."""
+    digits = a.digits or b.digits
+    if (
+        len(a.text) + len(b.text) + 1 > WHOLE_WORDS_UP_TO
+        or a.seeds_end + 1 + b.seeds_start >= 12
+        or (digits and (a.said or b.said))
+    ):
+        return GLUES
+    near = _NUMBER_REACH + 2
+    ends, numbers = (a.lower[-_SIGN_REACH:], b.lower[:_SIGN_REACH]), (a.text[-near:], b.text[:near])
+    read: list[str] = []
+    for glue in GLUES:
+        if SIGN.search(glue.join(ends)) or (
+            digits and ("use" in glue.join(ends) or _NUMBER_START.search(glue.join(numbers)))
+        ):
+            read.append(glue)
+        elif not glue and a.text[-1:].strip() and b.text[:1].strip():  # a word and a run across the seam
+            word, run = a.lower.split()[-1] + b.lower.split()[0], run_across(a.text, b.text)
+            if _word_hints(word) or spread(word) or (len(run) >= 14 and ANY_IN_RUN.search(run)):
+                read.append(glue)
+    return tuple(read)
+
+
+GLUES: tuple[str, ...] = ("", " ")  # glued, and with a space

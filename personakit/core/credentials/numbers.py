@@ -243,6 +243,11 @@ def is_seed_word(word: str) -> bool:
     return word in _wordlist()
 
 
+def seed_words() -> dict[str, int]:
+    """The BIP39 English list, each word with its index."""
+    return _wordlist()
+
+
 @cache
 def _wordlist() -> dict[str, int]:
     text = (

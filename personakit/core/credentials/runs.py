@@ -41,6 +41,19 @@ class Runs:
         return self.spans[bisect.bisect_right(self._text_starts, start) - 1][0]
 
 
+_RUN_CHAR = frozenset(c for c in map(chr, range(128)) if LONG_RUN.fullmatch(c * 14))
+
+
+def run_across(a: str, b: str) -> str:
+    """The key characters a ends with and b starts with: the run a + b holds across their seam."""
+    start, end = len(a), 0
+    while start and a[start - 1] in _RUN_CHAR:
+        start -= 1
+    while end < len(b) and b[end] in _RUN_CHAR:
+        end += 1
+    return a[start:] + b[:end]
+
+
 def merge(spans: list[Span]) -> list[Span]:
     merged: list[Span] = []
     for start, end in sorted(spans):

@@ -59,6 +59,14 @@ _IN_RUNS = tuple((kind, pattern) for kind, pattern in PROVIDER_RES if kind not i
 
 _AT_LITERALS = tuple((kind, pattern) for kind, pattern in PROVIDER_RES if kind in _FROM_LITERAL)
 
+# For the seam checks (`engine`): the literals the shapes outside runs start from, and all the shapes
+# read in runs as one pattern (names taken off their groups), which matches in a run if any of them does.
+LITERALS = tuple(literal for literal, _ in _FROM_LITERAL.values())
+_GROUP_NAME = re.compile(r"\(\?P<\w+>")
+ANY_IN_RUN = lazy(
+    "|".join("(?:" + _GROUP_NAME.sub("(?:", p) + ")" for kind, p in PROVIDERS if kind not in _FROM_LITERAL)
+)
+
 _PEM_BEGIN = lazy(r"-----BEGIN ([A-Z0-9 ]{1,60})-----")
 
 _PEM_END = lazy(r"-----END ([A-Z0-9 ]{1,60})-----")
