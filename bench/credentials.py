@@ -7,6 +7,8 @@ Each figure is CPU time, the fastest of several runs, over three rounds that alt
 - the check of one string (`looks_like_credential`) at 300 characters and at 100 kB, for prose with no
   hint, prose full of secret words, prose in other scripts, random base64, and a sentence holding a key;
 - masking a 300-character memory as a read does (`masking.mask`, emails and credentials);
+- masking's first scan of a memory as a read shows it (text and quotes, the seams between them), the mean
+  over 500 memories of `zipf.py`'s shape and of `generate.py`'s, with no word's hints kept from before;
 - a whole proposal check (`check_proposal`) with a 300-character text and a 1 MB quote, in ASCII prose
   and in prose in other scripts;
 - with `--adversarial`, the check of 1 MB built to be slow (the shapes `tests/core/test_credentials.py`
@@ -129,6 +131,8 @@ def measure(adversarial: bool) -> dict[str, float]:
             results[f"check {label}: {name}"] = _time(lambda t=text: looks_like_credential(t))  # type: ignore[misc]
     memory = _prose(300, 5)
     results["mask a 300-char memory (uncached)"] = _time(lambda: mask(memory))
+    for shape, memories in _memories(500).items():
+        results[f"first scan of a memory, {shape} (mean of 500)"] = _time(lambda m=memories: _scan(m)) / 500  # type: ignore[misc]
     text = _prose(300, 6)
     for name, quote in (("ASCII prose", _prose(10**6, 8)), ("other scripts", _repeat(OTHER, 10**6))):
         results[f"proposal: 300-char text, 1 MB quote, {name}"] = _time(
@@ -142,6 +146,32 @@ def measure(adversarial: bool) -> dict[str, float]:
             looks_like_credential(text)
             results[name] = time.process_time() - begin
     return results
+
+
+def _memories(n: int) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """n memories of each vault shape, as a read shows them: the text and the first quotes."""
+    import itertools
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import generate
+    import zipf
+
+    from personakit.core.masking import MAX_QUOTES
+
+    return {
+        name: [(m.text, tuple(m.evidence[:MAX_QUOTES])) for m in itertools.islice(make(n), n)]
+        for name, make in (("zipf.py", zipf.memories), ("generate.py", generate.memories))
+    }
+
+
+def _scan(memories: list[tuple[str, tuple[str, ...]]]) -> None:
+    from personakit.core.credentials import hints
+    from personakit.core.masking import _masked
+
+    if hasattr(hints, "_word_hints"):
+        hints._word_hints.cache_clear()  # each run starts with no word's hints kept
+    for text, quotes in memories:
+        _masked.__wrapped__(text, quotes)
 
 
 def _run(pythonpath: Path, adversarial: bool) -> dict[str, float]:

@@ -172,6 +172,8 @@ _CUT_WORDS = [
     "ab3d x9qz k2j4 p7mw r5tn",
     "s k - a n t - 1 2 3 4",
     "ΣΟΦΙΑΣ ΚΩΔΙΚΟΣ: Ηλιος2024",
+    "Netflix: Sunflower!2024 and I use Tr0ub4dor&3 for everything",
+    "s k \u19da a n t 1 2 3 4 5 6 7 8",
 ]
 
 

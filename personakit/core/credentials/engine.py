@@ -100,9 +100,10 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     distinct = set(tokens)
     found = hint_words(view.lower, distinct)
     digits = bool(_DIGITS.search(view.text))
-    spread = digits and any(_may_be_spread_out(t) for t in distinct if not t.isalpha())
+    pieces = any(_may_be_spread_out(t) for t in distinct if not t.isalpha())  # (a digit of any kind)
+    spread = digits and pieces
     listed = None  # a quiet text's list words; in it, every family but numbers finds nothing (`Quiet`)
-    if not (found or spread or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
+    if not (found or pieces or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
         bare = [(_NUMBERED.sub("", t) if t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
         wordlist = seed_words()
         listed = bytes(word in wordlist for word in bare if not word.isdigit())  # as seed_phrase_spans
