@@ -224,8 +224,14 @@ def test_a_seam_the_shortcut_must_read_is_read() -> None:
             "the seed is abandon ability able about above absent",
             "absorb abstract absurd abuse access accident",
         ),
+        ("actual brass scan magic swift treat rad", "io gap hip bomb couple pause"),  # radio: 12 words
     ]:
         assert mask_together([a, b]) == reference_together([a, b])
+        assert holds_credential(a, b) == reference_holds(a, b)
+    assert mask_together(["actual brass scan magic swift treat rad", "io gap hip bomb couple pause"]) == (
+        "[secret]",
+        "[secret]",
+    )
     quiet = [_read_alone(t)[1] for t in ("Password hunting is", "word: Otter.9872?")]
     assert quiet[0] is None  # a hint: not quiet, read in full
 

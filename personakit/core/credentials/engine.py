@@ -106,8 +106,8 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     if not (found or pieces or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
         bare = [(_NUMBERED.sub("", t) if t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
         wordlist = seed_words()
-        listed = bytes(word in wordlist for word in bare if not word.isdigit())  # as seed_phrase_spans
-    if listed is None or b"\x01" * 12 in listed:
+        listed = bytes(2 if word.isdigit() else word in wordlist for word in bare)  # as seed_phrase_spans
+    if listed is None or b"\x01" * 12 in listed.replace(b"\x02", b""):  # (numbers left out)
         spans = _detect(view.text, view.lower, tokens, distinct, found)
         spans += _closed_up(view.text) if spread else []
         return merge([view.original_span(*span) for span in spans]), None
@@ -118,8 +118,14 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     spans = merge([view.original_span(*span) for span in number_spans(view.text)]) if digits else []
     if spans or "\u03a3" in view.text:  # Σ lower-cases by what follows it: a seam could change it
         return spans, None
-    ends = len(listed) - len(listed.rstrip(b"\x01")), len(listed) - len(listed.lstrip(b"\x01"))
-    return [], Quiet(view.text, view.lower, digits, said, *ends)
+    seeds = _in_a_row(listed)[0], _in_a_row(listed)[1], _in_a_row(listed[:-1])[0], _in_a_row(listed[1:])[1]
+    return [], Quiet(view.text, view.lower, digits, said, *seeds)
+
+
+def _in_a_row(listed: bytes) -> tuple[int, int]:
+    """How many list words (1) the words end with and start with, numbers (2) left out."""
+    kept = listed.replace(b"\x02", b"")
+    return len(kept) - len(kept.rstrip(b"\x01")), len(kept) - len(kept.lstrip(b"\x01"))
 
 
 def _may_be_spread_out(word: str) -> bool:

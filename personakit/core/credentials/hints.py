@@ -152,7 +152,9 @@ class Quiet(NamedTuple):
     random tokens only in runs or from a literal among SIGNS), so such a text is checked for numbers
     alone. With digits, sayings are read (`sayings`) where a line has a label (a colon) or a sentence
     says what a value is used for: a quiet text with digits has neither ("said": a colon or "use").
-    seeds_end, seeds_start: list words in a row at its end and at its start."""
+    seeds_end, seeds_start: list words in a row at its end and at its start; seeds_before_last,
+    seeds_after_first: the same without its last word, and without its first (glued to the other text's,
+    that word may become a list word)."""
 
     text: str
     lower: str
@@ -160,6 +162,8 @@ class Quiet(NamedTuple):
     said: bool
     seeds_end: int
     seeds_start: int
+    seeds_before_last: int
+    seeds_after_first: int
 
 
 # Signs of the families a quiet text does not read (the shapes from a literal, PEM blocks, URLs, pairs,
@@ -180,27 +184,29 @@ def glues_to_read(a: Quiet, b: Quiet, spread: Callable[[str], bool]) -> tuple[st
     neither holds a Σ). So each family `Quiet` names needs a sign only the characters around the seam
     could now make: one of SIGNS across it, or a hint or a piece of a spread-out key in the word glued
     across it (the glue holds no digit). Seed phrases, runs and numbers are bounded by what each side
-    holds: twelve list words in a row; a run of key characters (each side's shorter than 14) crosses
+    holds: twelve list words in a row (across the seam, those each side ends and starts with, and the
+    word glued across it); a run of key characters (each side's shorter than 14) crosses
     the seam only glued, is shorter than the 32 of a random token, and is a key only if some provider's
     shape matches in it; a number (cards, IBANs, ids) that starts farther than _NUMBER_REACH from the
     seam is found, or not, as in its text alone, where none was; and with a digit on either side, a
     saying needs a colon (which no seam makes) or a "use" (which one can)."""
     digits = a.digits or b.digits
-    if (
-        len(a.text) + len(b.text) + 1 > WHOLE_WORDS_UP_TO
-        or a.seeds_end + 1 + b.seeds_start >= 12
-        or (digits and (a.said or b.said))
-    ):
+    if len(a.text) + len(b.text) + 1 > WHOLE_WORDS_UP_TO or (digits and (a.said or b.said)):
         return GLUES
     near = _NUMBER_REACH + 2
     ends, numbers = (a.lower[-_SIGN_REACH:], b.lower[:_SIGN_REACH]), (a.text[-near:], b.text[:near])
+    across = bool(a.text[-1:].strip() and b.text[:1].strip())  # glued, a word across the seam
     read: list[str] = []
     for glue in GLUES:
-        if SIGN.search(glue.join(ends)) or (
-            digits and ("use" in glue.join(ends) or _NUMBER_START.search(glue.join(numbers)))
+        glued = across and not glue
+        seeds = a.seeds_before_last + 1 + b.seeds_after_first if glued else a.seeds_end + b.seeds_start
+        if (
+            seeds >= 12
+            or SIGN.search(glue.join(ends))
+            or (digits and ("use" in glue.join(ends) or _NUMBER_START.search(glue.join(numbers))))
         ):
             read.append(glue)
-        elif not glue and a.text[-1:].strip() and b.text[:1].strip():  # a word and a run across the seam
+        elif glued:  # a word and a run across the seam
             word, run = a.lower.split()[-1] + b.lower.split()[0], run_across(a.text, b.text)
             if _word_hints(word) or spread(word) or (len(run) >= 14 and ANY_IN_RUN.search(run)):
                 read.append(glue)
