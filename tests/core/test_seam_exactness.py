@@ -232,8 +232,9 @@ def test_a_seam_the_shortcut_must_read_is_read() -> None:
         "[secret]",
         "[secret]",
     )
-    quiet = [_read_alone(t)[1] for t in ("Password hunting is", "word: Otter.9872?")]
-    assert quiet[0] is None  # a hint: not quiet, read in full
+    a, b = (_read_alone(t)[1] for t in ("Password hunting is", "fun for the kids"))
+    assert a and a.hinted and b and not b.hinted
+    assert glues_to_read(a, b, _may_be_spread_out) == ("", " ")  # a hint: its seams are read
 
 
 def test_seams_match_on_the_corpora_fast() -> None:

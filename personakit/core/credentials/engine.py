@@ -49,6 +49,7 @@ from personakit.core.credentials.hints import (
     GLUES,
     ID_HINTS,
     SIGN,
+    Hints,
     Quiet,
     glues_to_read,
     hint_windows,
@@ -102,30 +103,29 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     digits = bool(_DIGITS.search(view.text))
     pieces = any(_may_be_spread_out(t) for t in distinct if not t.isalpha())  # (a digit of any kind)
     spread = digits and pieces
-    listed = None  # a quiet text's list words; in it, every family but numbers finds nothing (`Quiet`)
-    if not (found or pieces or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
-        bare = [(_NUMBERED.sub("", t) if t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
+    listed = None  # a quiet text's list words (`Quiet`: only numbers and the hints' families read)
+    if not (pieces or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
+        bare = [(_NUMBERED.sub("", t) if digits and t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
         wordlist = seed_words()
         listed = bytes(2 if word.isdigit() else word in wordlist for word in bare)  # as seed_phrase_spans
     if listed is None or b"\x01" * 12 in listed.replace(b"\x02", b""):  # (numbers left out)
         spans = _detect(view.text, view.lower, tokens, distinct, found)
         spans += _closed_up(view.text) if spread else []
         return merge([view.original_span(*span) for span in spans]), None
+    hints = hint_windows(view.lower, distinct, found)
+    spans = (number_spans(view.text) if digits else []) + _near_hints(view.text, view.lower, hints, digits)
+    spans = merge([view.original_span(*span) for span in spans])
     said = ":" in view.text or "use" in view.lower
-    if digits and said:  # sayings (`Netflix: Sunflower!2024`) are read too
-        spans = number_spans(view.text) + saying_spans(view.text, view.lower, [])
-        return merge([view.original_span(*span) for span in spans]), None
-    spans = merge([view.original_span(*span) for span in number_spans(view.text)]) if digits else []
-    if spans or "\u03a3" in view.text:  # Σ lower-cases by what follows it: a seam could change it
+    if spans or (digits and said) or "\u03a3" in view.text:  # (Σ lower-cases by what follows it)
         return spans, None
-    seeds = _in_a_row(listed)[0], _in_a_row(listed)[1], _in_a_row(listed[:-1])[0], _in_a_row(listed[1:])[1]
-    return [], Quiet(view.text, view.lower, digits, said, *seeds)
+    seeds = _in_a_row(listed), _in_a_row(listed[:-1]), _in_a_row(listed[::-1]), _in_a_row(listed[:0:-1])
+    return [], Quiet(view.text, view.lower, bool(found), digits, said, *seeds)
 
 
-def _in_a_row(listed: bytes) -> tuple[int, int]:
-    """How many list words (1) the words end with and start with, numbers (2) left out."""
+def _in_a_row(listed: bytes) -> int:
+    """How many list words (1) the words end with, numbers (2) left out."""
     kept = listed.replace(b"\x02", b"")
-    return len(kept) - len(kept.rstrip(b"\x01")), len(kept) - len(kept.lstrip(b"\x01"))
+    return len(kept) - len(kept.rstrip(b"\x01"))
 
 
 def _may_be_spread_out(word: str) -> bool:
@@ -153,12 +153,18 @@ def _detect(
         for token in distinct
     }
     hints = hint_windows(lower, distinct, found)
-    spans = _shapes(text, lower, bool(_DIGITS.search(text)))
-    spans += labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
-    spans += seed_phrase_spans(lower, tokens, bare)
-    spans += assignment_spans(text, hints) if hints.windows else []
+    digits = bool(_DIGITS.search(text))
+    spans = _shapes(text, lower, digits) + seed_phrase_spans(lower, tokens, bare)
     spans += kubernetes_spans(text) if "kind:" in lower and "data:" in lower else []
-    spans += saying_spans(text, lower, hints.windows) if _DIGITS.search(text) else []
+    return spans + _near_hints(text, lower, hints, digits)
+
+
+def _near_hints(text: str, lower: str, hints: Hints, digits: bool) -> list[Span]:
+    """The families read near the words that name a secret (sayings and contexts also read a few shapes
+    with signs of their own: a colon or "use" beside digits, " / ", "=", a URL)."""
+    spans = labelled_id_spans(text, hints.windows) if hints.found & ID_HINTS else []
+    spans += assignment_spans(text, hints) if hints.windows else []
+    spans += saying_spans(text, lower, hints.windows) if digits else []
     return spans + phrase_spans(text, lower, hints) + context_spans(text, lower, hints)
 
 

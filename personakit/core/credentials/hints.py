@@ -108,7 +108,11 @@ def hint_words(lower: str, distinct: set[str]) -> set[str]:
     # A word name is near a word's start or end: a run of key characters is read only so far, and a
     # megabyte of base64 is not searched for hints.
     found: set[str] = set()
-    if sum(map(len, distinct)) > WHOLE_WORDS_UP_TO and max(map(len, distinct)) > 256:
+    if (
+        len(lower) > WHOLE_WORDS_UP_TO
+        and sum(map(len, distinct)) > WHOLE_WORDS_UP_TO
+        and max(map(len, distinct)) > 256
+    ):
         shown: Iterable[str] = [w if len(w) <= 256 else w[:128] + " " + w[-128:] for w in distinct]
         found.update(_HINT_WORDS.intersection(distinct))
         found.update(
@@ -145,24 +149,25 @@ def _whole_word(lower: str, start: int, length: int) -> bool:
 
 
 class Quiet(NamedTuple):
-    """A text (as read) that gives a sign of no family but numbers, seed phrases and keys in runs, and
-    holds none: no hint, no run of 14 key characters, none of `SIGNS`, no twelve list words in a row,
-    and no word that could be a piece of a spread-out key. Every other family needs one of these signs
-    (phrases, sayings, assignments, contexts and labelled ids read only near a hint; provider shapes and
-    random tokens only in runs or from a literal among SIGNS), so such a text is checked for numbers
-    alone. With digits, sayings are read (`sayings`) where a line has a label (a colon) or a sentence
-    says what a value is used for: a quiet text with digits has neither ("said": a colon or "use").
+    """A text (as read) that gives a sign of no family but numbers, seed phrases, keys in runs and those
+    read near hints, and holds none: no run of 14 key characters, none of `SIGNS`, no twelve list words
+    in a row, and no word that could be a piece of a spread-out key. Every other family needs one of
+    these signs (provider shapes and random tokens are read only in runs or from a literal among SIGNS),
+    so such a text is read for numbers and, near its hints (`hinted`), for the rest. With digits,
+    sayings are read beyond hints where a line has a label (a colon) or a sentence says what a value is
+    used for: a quiet text with digits has neither ("said": a colon or "use").
     seeds_end, seeds_start: list words in a row at its end and at its start; seeds_before_last,
     seeds_after_first: the same without its last word, and without its first (glued to the other text's,
-    that word may become a list word)."""
+    that word may become a list word). Numbers are left out, as `seed_phrase_spans` leaves them."""
 
     text: str
     lower: str
+    hinted: bool
     digits: bool
     said: bool
     seeds_end: int
-    seeds_start: int
     seeds_before_last: int
+    seeds_start: int
     seeds_after_first: int
 
 
@@ -182,8 +187,8 @@ def glues_to_read(a: Quiet, b: Quiet, spread: Callable[[str], bool]) -> tuple[st
 
     The view of the joined texts is the two views and the glue (each character is read on its own, and
     neither holds a Σ). So each family `Quiet` names needs a sign only the characters around the seam
-    could now make: one of SIGNS across it, or a hint or a piece of a spread-out key in the word glued
-    across it (the glue holds no digit). Seed phrases, runs and numbers are bounded by what each side
+    could now make (neither side has a hint): one of SIGNS across it, or a hint or a piece of a
+    spread-out key in the word glued across it (the glue holds no digit). Seed phrases, runs and numbers are bounded by what each side
     holds: twelve list words in a row (across the seam, those each side ends and starts with, and the
     word glued across it); a run of key characters (each side's shorter than 14) crosses
     the seam only glued, is shorter than the 32 of a random token, and is a key only if some provider's
@@ -191,7 +196,12 @@ def glues_to_read(a: Quiet, b: Quiet, spread: Callable[[str], bool]) -> tuple[st
     seam is found, or not, as in its text alone, where none was; and with a digit on either side, a
     saying needs a colon (which no seam makes) or a "use" (which one can)."""
     digits = a.digits or b.digits
-    if len(a.text) + len(b.text) + 1 > WHOLE_WORDS_UP_TO or (digits and (a.said or b.said)):
+    if (
+        a.hinted
+        or b.hinted
+        or len(a.text) + len(b.text) + 1 > WHOLE_WORDS_UP_TO
+        or (digits and (a.said or b.said))
+    ):
         return GLUES
     near = _NUMBER_REACH + 2
     ends, numbers = (a.lower[-_SIGN_REACH:], b.lower[:_SIGN_REACH]), (a.text[-near:], b.text[:near])
@@ -207,7 +217,7 @@ def glues_to_read(a: Quiet, b: Quiet, spread: Callable[[str], bool]) -> tuple[st
         ):
             read.append(glue)
         elif glued:  # a word and a run across the seam
-            word, run = a.lower.split()[-1] + b.lower.split()[0], run_across(a.text, b.text)
+            word, run = a.lower.rsplit(None, 1)[-1] + b.lower.split(None, 1)[0], run_across(a.text, b.text)
             if _word_hints(word) or spread(word) or (len(run) >= 14 and ANY_IN_RUN.search(run)):
                 read.append(glue)
     return tuple(read)

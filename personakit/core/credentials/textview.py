@@ -159,10 +159,15 @@ class TextView:
         return original + 1 + (position - view_start - length)
 
 
+_NO_BREAKS: dict[str, list[int]] = {"_view_starts": [], "_original_at": [], "_lengths": []}  # never changed
+
+
 def read(text: str) -> TextView:
     """The view of text that the checks read."""
     if text.isascii() and not _ASCII_CONTROL.search(text):
-        return TextView(text, text, text.translate(_ASCII_LOWER))
+        view = object.__new__(TextView)  # as TextView(text, text, lower), without the frozen fields' cost
+        view.__dict__.update(original=text, text=text, lower=text.translate(_ASCII_LOWER), **_NO_BREAKS)
+        return view
     folded = text.translate(_FOLDS)
     lower = folded.lower()  # one character each: İ, whose lower case is two, was folded to I
     pattern = _FOLDS.irregular_pattern()
