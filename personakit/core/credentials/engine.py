@@ -48,7 +48,7 @@ from personakit.core.credentials.contexts import context_spans
 from personakit.core.credentials.hints import (
     GLUES,
     ID_HINTS,
-    SIGN,
+    SIGNS,
     Hints,
     Quiet,
     glues_to_read,
@@ -102,15 +102,16 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     found = hint_words(view.lower, distinct)
     digits = bool(_DIGITS.search(view.text))
     pieces = any(_may_be_spread_out(t) for t in distinct if not t.isalpha())  # (a digit of any kind)
-    spread = digits and pieces
     listed = None  # a quiet text's list words (`Quiet`: only numbers and the hints' families read)
-    if not (pieces or LONG_RUN.search(view.text) or SIGN.search(view.lower)):
-        bare = [(_NUMBERED.sub("", t) if digits and t[:1].isdigit() else t).strip(_EDGES) for t in tokens]
-        wordlist = seed_words()
-        listed = bytes(2 if word.isdigit() else word in wordlist for word in bare)  # as seed_phrase_spans
+    if not (pieces or LONG_RUN.search(view.text) or any(sign in view.lower for sign in SIGNS)):
+        bare = {
+            t: (_NUMBERED.sub("", t) if digits and t[:1].isdigit() else t).strip(_EDGES) for t in distinct
+        }
+        marks = {t: 2 if word.isdigit() else word in seed_words() for t, word in bare.items()}  # 2: a number
+        listed = bytes(map(marks.__getitem__, tokens))  # as seed_phrase_spans reads them
     if listed is None or b"\x01" * 12 in listed.replace(b"\x02", b""):  # (numbers left out)
         spans = _detect(view.text, view.lower, tokens, distinct, found)
-        spans += _closed_up(view.text) if spread else []
+        spans += _closed_up(view.text) if digits and pieces else []
         return merge([view.original_span(*span) for span in spans]), None
     hints = hint_windows(view.lower, distinct, found)
     spans = (number_spans(view.text) if digits else []) + _near_hints(view.text, view.lower, hints, digits)
@@ -372,13 +373,12 @@ def _pairs(count: int) -> list[tuple[int, int]]:
     return [pair for a, b in sorted(pairs) for pair in ((a, b), (b, a))]
 
 
-def _seam_spans(
-    a: str, b: str, quiet_a: Quiet | None = None, quiet_b: Quiet | None = None
-) -> tuple[list[Span], list[Span]]:
-    """Spans, in a and in b, of credentials found only where a's end and b's start are joined."""
+def _seam_spans(a: str, b: str, qa: Quiet | None, qb: Quiet | None) -> tuple[list[Span], list[Span]]:
+    """Spans, in a and in b, of credentials found only where a's end and b's start are joined (qa, qb:
+    a and b as `Quiet`, when they are)."""
     glues = GLUES
-    if quiet_a and quiet_b and len(a) <= _SEAM and len(b) <= _SEAM:  # each read whole at the seam
-        glues = glues_to_read(quiet_a, quiet_b, _may_be_spread_out)
+    if qa and qb and len(a) <= _SEAM and len(b) <= _SEAM:  # each read whole at the seam
+        glues = glues_to_read(qa, qb, _may_be_spread_out)
     if not glues or not _worth_joining(a[-_EDGE:], b[:_EDGE]):
         return [], []
     left, right = a[-_SEAM:], b[:_SEAM]
