@@ -54,6 +54,7 @@ from personakit.core.credentials.hints import (
     glues_to_read,
     hint_windows,
     hint_words,
+    seeds_at_ends,
 )
 from personakit.core.credentials.lazyre import lazy
 from personakit.core.credentials.numbers import (
@@ -103,7 +104,9 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     digits = bool(_DIGITS.search(view.text))
     pieces = any(_may_be_spread_out(t) for t in distinct if not t.isalpha())  # (a digit of any kind)
     listed = None  # a quiet text's list words (`Quiet`: only numbers and the hints' families read)
-    if not (pieces or LONG_RUN.search(view.text) or any(sign in view.lower for sign in SIGNS)):
+    if len(view.text) <= _SEAM and not (
+        pieces or LONG_RUN.search(view.text) or any(sign in view.lower for sign in SIGNS)
+    ):
         bare = {
             t: (_NUMBERED.sub("", t) if digits and t[:1].isdigit() else t).strip(_EDGES) for t in distinct
         }
@@ -119,14 +122,7 @@ def _read_alone(text: str) -> tuple[list[Span], Quiet | None]:
     said = ":" in view.text or "use" in view.lower
     if spans or (digits and said) or "\u03a3" in view.text:  # (Σ lower-cases by what follows it)
         return spans, None
-    seeds = _in_a_row(listed), _in_a_row(listed[:-1]), _in_a_row(listed[::-1]), _in_a_row(listed[:0:-1])
-    return [], Quiet(view.text, view.lower, bool(found), digits, said, *seeds)
-
-
-def _in_a_row(listed: bytes) -> int:
-    """How many list words (1) the words end with, numbers (2) left out."""
-    kept = listed.replace(b"\x02", b"")
-    return len(kept) - len(kept.rstrip(b"\x01"))
+    return [], Quiet(view.text, view.lower, bool(found), digits, said, *seeds_at_ends(listed))
 
 
 def _may_be_spread_out(word: str) -> bool:

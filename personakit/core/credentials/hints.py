@@ -171,6 +171,17 @@ class Quiet(NamedTuple):
     seeds_after_first: int
 
 
+def seeds_at_ends(listed: bytes) -> tuple[int, int, int, int]:
+    """A quiet text's seeds_end, seeds_before_last, seeds_start and seeds_after_first, from each word's
+    mark: 1 a list word, 2 a number (left out)."""
+    return _in_a_row(listed), _in_a_row(listed[:-1]), _in_a_row(listed[::-1]), _in_a_row(listed[:0:-1])
+
+
+def _in_a_row(listed: bytes) -> int:
+    kept = listed.replace(b"\x02", b"")
+    return len(kept) - len(kept.rstrip(b"\x01"))
+
+
 # Signs of the families a quiet text does not read (the shapes from a literal, PEM blocks, URLs, pairs,
 # queries, Kubernetes), with the hints written as literals: the few characters a seam may make them of.
 SIGNS = (*LITERALS, *words.HINT_LITERALS, "-----", " / ", "=", "www.", "kind:", "data:")
