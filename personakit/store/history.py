@@ -2,7 +2,8 @@
 
 A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
 are written here (`store/objects/`), then `update-ref` moves HEAD by compare-and-swap, while git's own
-index gets the committed paths and nothing else (`store/ownerindex.py`). What the owner staged stays
+index gets the committed paths and nothing else (`store/ownerindex.py`, in the process when nothing is
+unusual). What the owner staged stays
 staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null` on every
 command); commits are signed when the owner's config asks (`store/objects/signing.py`); another
 program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
@@ -35,6 +36,7 @@ from personakit.store.objects.commits import (
     identity,
     identity_note,
 )
+from personakit.store.objects.gitindex import GitIndex
 from personakit.store.objects.signing import Signing, config_files
 from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs, stamp
 from personakit.store.ownerindex import OwnerIndex
@@ -65,7 +67,8 @@ class History:
         self._attributes = Attributes(root, lambda *args: self._run("check-attr", *args), self.dirs)
         self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
                                                         with_exceptions=False).strip() == "true")  # fmt: skip
-        self.owner_index = OwnerIndex(self.state, self._run_owner, lock)
+        self.owner_index = OwnerIndex(self.state, self._run_owner, lock, lambda: GitIndex(
+            self.dirs()[0] / "index", self.trees().objects.size, self.trees().objects.algorithm))  # fmt: skip
 
     # -- setting up ---------------------------------------------------------------------------------
     def init(self, paths: list[str]) -> str | None:
@@ -132,10 +135,7 @@ class History:
 
     # -- committing ---------------------------------------------------------------------------------
     def head(self) -> str | None:
-        try:
-            return self.git.rev_parse("--verify", "-q", "HEAD").strip() or None
-        except GitCommandError:
-            return None
+        return self.git.rev_parse("--verify", "-q", "HEAD", with_exceptions=False).strip() or None
 
     def _head_and_tree(self) -> tuple[str | None, str | None]:
         """HEAD's commit and tree in one git call (None, None in a repository with no commit yet)."""

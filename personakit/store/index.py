@@ -18,18 +18,20 @@ import heapq
 import logging
 import shutil
 from collections.abc import Iterable, Iterator, Sequence
+from functools import reduce
+from operator import or_
 from pathlib import Path
 from threading import RLock
 from typing import Any
 
 from whoosh import fields, index, query
 from whoosh.codec.whoosh3 import W3Codec  # type: ignore[attr-defined]
-from whoosh.filedb.filestore import RamStorage  # type: ignore[attr-defined]
-from whoosh.reading import TermNotFound
+from whoosh.filedb.filestore import FileStorage, RamStorage  # type: ignore[attr-defined]
 from whoosh.searching import Searcher
 
 from personakit.core.meaning import memory_words
 from personakit.core.memory import Memory
+from personakit.core.overlap import members
 from personakit.core.reading import tie_break
 from personakit.store.files import FileStat
 from personakit.store.kept import Kept
@@ -87,6 +89,22 @@ class LeanCodec(W3Codec):  # type: ignore[misc]
     length_stats = False
 
 
+class Folder(FileStorage):  # type: ignore[misc]
+    """The index's folder. whoosh-ng makes a scratch folder for each writer and removes it at the commit
+    (2-4 ms a proposal on a disk that discards freed blocks at once); a writer of a few memories never
+    spills to it, so its scratch space is kept in memory (`small`). A big batch's may spill: on disk.
+    Files are read, never mapped: a mapped segment cut short on disk (damage, a careless owner) kills the
+    process with SIGBUS at the next read, where a read of the file raises and the index is repaired."""
+
+    small = False
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, supports_mmap=False)
+
+    def temp_storage(self, name: str | None = None) -> Any:
+        return RamStorage() if self.small else super().temp_storage(name)
+
+
 def _memory(doc: dict[str, Any]) -> Memory:
     return Memory(
         id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
@@ -133,7 +151,7 @@ class MemoryIndex:
                 return True
             try:
                 if index.exists_in(str(self.folder)):  # type: ignore[attr-defined]
-                    ix = index.open_dir(str(self.folder))  # type: ignore[attr-defined]
+                    ix = Folder(str(self.folder)).open_index()
                     if set(ix.schema.names()) == set(SCHEMA.names()):
                         self._ix = ix
                         return False
@@ -152,7 +170,7 @@ class MemoryIndex:
                 return
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._ix = index.create_in(str(self.folder), SCHEMA)  # type: ignore[attr-defined]
+            self._ix = Folder(str(self.folder)).create_index(SCHEMA)
 
     def close(self) -> None:
         with self._lock:
@@ -184,6 +202,7 @@ class MemoryIndex:
             # memory's: its postings are inlined in the terms table) for damage.
             compound = len(upserts) < PLAIN_SEGMENT_FROM
             empty = indexed.doc_count_all() == 0  # a first index: no file is in it yet
+            self._ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
             writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
             try:
                 for name in deletes:
@@ -245,51 +264,26 @@ class MemoryIndex:
 
     def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
-        first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
-        groups first: the first `walked` groups' postings are read whole, the others looked up for the
-        memories still in the running. No scorer is made (it would read a column's offset table again on
-        each new searcher); stored fields are read only for the memories that qualify."""
+        first, ties in no particular order), and a term of one of the first `walked` groups (give the rarest
+        first): candidates for the owner's near-duplicate marks. Each group's memories are a bit set of
+        the postings the reads keep (`store/postings.py`), so a common word costs no walk of its postings;
+        stored fields are read only for the memories that qualify."""
         with self._lock:
             s = self._fresh_searcher()
-            reader = s.reader()
-            counts: dict[int, int] = {}
-            for number, group in enumerate(groups):
-                if number < walked:
-                    having = self._having(reader, group, None)
-                else:
-                    having = self._having(reader, group, sorted(counts))
-                for doc in having:
-                    counts[doc] = counts.get(doc, 0) + 1
-                if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
-                    counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
+            word = self._ranker.postings.word
+            sets = [
+                reduce(or_, (word(s, f, t)[2] for f in ALL_WORDS_FIELDS for t in group), 0)
+                for group in groups
+            ]
+            need = max(1, len(sets) - missing)
+            at_least = [-1] + [0] * need  # at_least[j]: the memories having a term of j groups or more
+            for number, found in enumerate(sets):
+                for j in range(min(number + 1, need), 0, -1):
+                    at_least[j] |= at_least[j - 1] & found
+            qualified = at_least[need] & reduce(or_, sets[:walked], 0)
+            counts = {doc: sum(found >> doc & 1 for found in sets) for doc in members(qualified)}
             best = heapq.nlargest(limit, counts.items(), key=lambda item: item[1])
             return [Hit(s.stored_fields(doc)) for doc, _ in best]
-
-    @staticmethod
-    def _having(reader: Any, terms: list[str], among: list[int] | None) -> set[int]:
-        """The documents having one of terms in their text (any words field; a word only a quote has does
-        not count); with among (ascending), only among those."""
-        found: set[int] = set()
-        for field in ALL_WORDS_FIELDS:
-            for term in terms:
-                try:
-                    postings = reader.postings(field, term)
-                except TermNotFound:
-                    continue
-                if among is None:
-                    while postings.is_active():
-                        if postings.weight() >= TEXT_WEIGHT:
-                            found.add(postings.id())
-                        postings.next()
-                    continue
-                for doc in among:
-                    if not postings.is_active():
-                        break
-                    if postings.id() < doc:
-                        postings.skip_to(doc)
-                    if postings.is_active() and postings.id() == doc and postings.weight() >= TEXT_WEIGHT:
-                        found.add(doc)
-        return found
 
     def having(self, term: str) -> int:
         """How many memories a read may return have term (deleted ones too, as Whoosh counts)."""

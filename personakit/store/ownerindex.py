@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from personakit.errors import PersonaKitError
+from personakit.store import gitlock
+from personakit.store.objects.gitindex import GitIndex
 from personakit.store.objects.trees import BATCH, Change
 
 log = logging.getLogger("personakit")
@@ -37,10 +39,16 @@ class Runner(Protocol):
 
 class OwnerIndex:
     def __init__(
-        self, state: Path, run: Runner, lock: Callable[[], AbstractContextManager[None]] | None = None
+        self,
+        state: Path,
+        run: Runner,
+        lock: Callable[[], AbstractContextManager[None]] | None = None,
+        file: Callable[[], GitIndex] | None = None,
     ) -> None:
         self.state = state
         self.run = run  # runs a git command on git's index; raises PersonaKitError
+        self._open = file  # git's index, to be given entries in the process (objects/gitindex.py)
+        self._index: GitIndex | None = None
         self._lock = lock
         self._said = False
         self._retry: threading.Timer | None = None
@@ -55,10 +63,20 @@ class OwnerIndex:
         wait = 0.0 if self.pending() else WAIT  # known to be held: leave it to the retries, at once
         try:
             self.catch_up(wait)
+            if self._direct(changes):  # nothing is pending once caught up
+                return
             for batch in _cacheinfo(changes):
                 self.run("update-index", "--add", *batch, wait=wait)
         except PersonaKitError as error:
             self._later(list(changes), str(error))
+
+    def _direct(self, changes: dict[str, Change]) -> bool:
+        """The entries given in the process, when nothing is unusual (False: git must give them)."""
+        if self._open is None:
+            return False
+        self._index = self._index or self._open()
+        with gitlock.intent(self.state):  # a kill holding index.lock leaves it to be found dead
+            return self._index.apply(changes)
 
     def put_back(self, paths: list[str]) -> None:
         """After a commit that failed: HEAD's entries for paths in git's index again. Never raises."""

@@ -141,7 +141,7 @@ class PersonaKit(Vault):
                 hold_arrivals(self)  # any read, a stranger's approval is held (vault/trust.py)
             fresh = self.index.open()
         if watch:
-            self._watcher = Watcher(self.files.memories, self.sync)
+            self._watcher = Watcher(self.files.memories, self._on_disk)
             self._watcher.start()
         if background and not fresh:
             self._caught_up.clear()
@@ -206,6 +206,12 @@ class PersonaKit(Vault):
             log.exception("could not bring the index level with the files")
 
     # -- taking in changes ----------------------------------------------------------------------------
+    def _on_disk(self, names: set[str], settled: bool) -> None:
+        """The watcher's batch less the files this process wrote, committed and indexed, as they still are."""
+        self.writes.wait(names)  # a proposal's own file is seen while it is still being committed
+        if others := {n for n in names if n in self.unsettled or not self.as_written(n)}:
+            self.sync(others, settled)
+
     def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
         """Take in changes to the named files (None: every file): see `personakit.vault.intake`."""
         if commit:

@@ -11,10 +11,11 @@ importing the service. Nothing here imports a helper, so the package has no impo
 from __future__ import annotations
 
 import logging
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,6 +27,42 @@ from personakit.store.journal import Journal
 
 log = logging.getLogger("personakit")
 T = TypeVar("T")
+
+
+class Writes:
+    """The memory files this process is writing now, and those it wrote (committed and indexed), each with
+    its stat then: the watcher waits for the first and skips the second while they are as written."""
+
+    KEPT = 1024  # files remembered as written; the oldest go first (their events came long ago)
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self.now: set[str] = set()
+        self.done: dict[str, FileStat] = {}
+
+    @contextmanager
+    def writing(self, names: set[str]) -> Iterator[None]:
+        with self._changed:
+            self.now |= names
+        try:
+            yield
+        finally:
+            with self._changed:
+                self.now -= names
+                self._changed.notify_all()
+
+    def wrote(self, stats: dict[str, FileStat], removed: Iterable[str]) -> None:
+        for name in removed:
+            self.done.pop(name, None)
+        self.done.update(stats)
+        if len(self.done) > self.KEPT:
+            for name in list(self.done)[: self.KEPT // 2]:
+                self.done.pop(name, None)
+
+    def wait(self, names: set[str], timeout: float = 10.0) -> None:
+        """Until none of names is being written by this process (at most timeout seconds)."""
+        with self._changed:
+            self._changed.wait_for(lambda: not names & self.now, timeout)
 
 
 class Vault(ABC):
@@ -40,6 +77,7 @@ class Vault(ABC):
         # Files in memories/ that cannot be read: the stat reported, why, and the ids they may belong to.
         self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError, frozenset[str]]] = {}
         self.unsettled: set[str] = set()  # files the watcher indexed as saved, to commit when quiet
+        self.writes = Writes()  # the files this process writes now, and those it wrote
         self.journal = Journal(self.files.state)
 
     @abstractmethod
@@ -67,6 +105,10 @@ class Vault(ABC):
                     self.index.open_fresh()
             self.sync(None)
         return work()
+
+    def as_written(self, name: str) -> bool:
+        """Is memories/name as this process last wrote it (committed and indexed)?"""
+        return self.files.unchanged(name, self.writes.done.get(name), self.files.stat(name))
 
     def current(self, hit: Hit) -> Memory | None:
         """The hit's memory as the file on disk says now: the owner's latest decision always applies."""

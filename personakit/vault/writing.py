@@ -33,6 +33,11 @@ def write(
     """Make the changes as one commit (by author, or the owner when None) and index them; the commit's sha
     (None when the files already were so). Raises InvalidMemory, writing nothing, when a new text would
     not read back as a memory."""
+    with kit.writes.writing({name for name, _, _ in changes}):  # the watcher waits for it to end
+        return _write(kit, changes, message, author)
+
+
+def _write(kit: Vault, changes: Sequence[Change], message: str, author: tuple[str, str] | None) -> str | None:
     paths = [f"memories/{name}" for name, _, _ in changes]
     upserts = [(name, parse_memory(new, name)) for name, _, new in changes if new is not None]
     removed = [name for name, _, new in changes if new is None]
@@ -60,7 +65,9 @@ def write(
             _put_back(kit, changes)
             raise
     maybe_pack(kit.root)  # in the background: the commit is made and answered for
-    if not indexed:
+    if indexed:  # the watcher's event for each of these files finds nothing to take in (`service`)
+        kit.writes.wrote({name: stat for (name, _), stat in zip(upserts, stats, strict=True)}, removed)
+    else:
         try:
             kit.indexed(update)
         except Exception:  # stored and committed: the next sync indexes it

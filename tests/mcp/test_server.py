@@ -445,6 +445,23 @@ async def test_index_deleted_or_truncated_while_serving(vault: Path) -> None:
     assert len(commits(vault)) == 4
 
 
+async def test_a_read_right_after_the_index_is_cut_short_is_answered(vault: Path) -> None:
+    """The words a read needs are kept in memory, so the first thing read from the damaged files may be a
+    memory's stored fields: from a mapped file cut short that is SIGBUS, which ends the process. The
+    index's files are read, not mapped (store/index.py `Folder`): the read raises, and the index is
+    repaired from the memory files."""
+    write_memory(vault, "tea.md", "Drinks green tea", "approved")
+    commit_all(vault)
+    async with connect(vault) as session:
+        await call(session, PROPOSE, text="Drinks tea at night", quote="night tea", category="preferences")
+        assert len((await call(session, READ, question="tea"))["memories"]) == 2
+        for f in (vault / ".personakit" / "index").iterdir():
+            with open(f, "r+b") as handle:
+                handle.truncate(3)
+        result = await eventually(session, "tea", lambda r: len(r["memories"]) == 2, seconds=2)
+        assert sorted(texts(result)) == ["Drinks green tea", "Drinks tea at night"]
+
+
 @pytest.mark.parametrize("how", ["in place", "temp then rename", "new file", "delete", "rename"])
 async def test_editor_saves_are_visible_within_a_second(vault: Path, how: str) -> None:
     path = write_memory(vault, "tea.md", "Drinks green tea", "approved")

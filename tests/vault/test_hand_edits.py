@@ -5,9 +5,10 @@ edit and a proposal land at the same moment; a half-written or secret-bearing fi
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,35 @@ def test_without_a_server_the_next_command_commits_the_hand_edit(vault: Path, ca
     rev = "HEAD" if "vim" in subjects(vault)[0] else "HEAD~1"
     files, lines = changed_lines(vault, rev)
     assert files == ["memories/uses-vim.md"] and lines == ["-category: preferences", "+category: tools"]
+
+
+def test_a_proposals_own_file_is_not_taken_in_again_but_a_hand_edit_after_it_is(
+    vault: Path, running: PersonaKit
+) -> None:
+    """The watcher sees the proposal's own write too: it was committed and indexed as it is, so nothing is
+    done for it (before, each proposal's file took the vault lock and a git command once more). A save
+    made to that file afterwards is the owner's, and is taken in and committed as always."""
+    looked_at: list[set[str]] = []
+    take_in = running.sync
+
+    def sync(names: Iterable[str] | None = None, commit: bool = True) -> None:
+        looked_at.append({"*"} if names is None else set(names))
+        take_in(names, commit)
+
+    running.sync = sync  # type: ignore[method-assign]
+    n = len(subjects(vault))
+    assert running.propose("Owns a sea kayak", "my kayak!", "background", host="cursor")["stored"]
+    assert len(settled(vault, n + 1)) == n + 1
+    name = changed_files(vault)[0].removeprefix("memories/")
+    assert not [names for names in looked_at if name in names or "*" in names]
+    path = vault / "memories" / name
+    path.write_text(path.read_text().replace("Owns a sea kayak", "Owns two sea kayaks"))
+    found = settled(vault, n + 2)
+    assert len(found) == n + 2 and found[0].endswith("(by hand)")
+    assert any(name in names for names in looked_at)
+    assert running.read("kayaks")["memories"][0]["text"] == "Owns two sea kayaks"
+
+
+def changed_files(vault: Path) -> list[str]:
+    return subprocess.run(["git", "-C", str(vault), "show", "--name-only", "--format=", "HEAD"],
+                          check=True, capture_output=True, text=True).stdout.split()  # fmt: skip
