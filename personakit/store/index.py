@@ -179,6 +179,12 @@ class MemoryIndex:
             self._searcher = None
             self._ix = None
 
+    def __del__(self) -> None:
+        """Its files closed when it goes (they are read, not mapped: see Folder), also by a command that
+        did not close it."""
+        if self._searcher is not None:
+            self._searcher.close()
+
     def _fresh_searcher(self) -> Searcher:
         if self._searcher is not None and not self._searcher.up_to_date():
             # Not Searcher.refresh(): in whoosh-ng 5.4 a refreshed searcher keeps seeing deleted (replaced)
