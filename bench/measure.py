@@ -216,6 +216,13 @@ async def connect(params: StdioServerParameters, log: Path) -> AsyncIterator[tup
 
 async def cold_start(params: StdioServerParameters, log: Path) -> float:
     """Seconds from spawn to the tools/list reply (closing the server afterwards is not counted)."""
+    return (await first_read(params, log, None))[0]
+
+
+async def first_read(params: StdioServerParameters, log: Path, question: str | None) -> tuple[float, float]:
+    """Seconds from spawn to the tools/list reply, and to the answer of a read asked right after it (none
+    when question is None): the server answers the handshake while the vault opens (a first index
+    included), so a host's first read is what waits for the vault."""
     with open(log, "a", encoding="utf-8") as errlog:
         start = time.perf_counter()
         async with (
@@ -224,27 +231,12 @@ async def cold_start(params: StdioServerParameters, log: Path) -> float:
         ):
             await session.initialize()
             tools = await session.list_tools()
-            elapsed = time.perf_counter() - start
+            listed = answered = time.perf_counter() - start
+            if question is not None:
+                await call(session, "personakit_read", {"question": question})
+                answered = time.perf_counter() - start
     if not tools.tools:
         raise RuntimeError("tools/list came back empty")
-    return elapsed
-
-
-async def first_read(params: StdioServerParameters, log: Path, question: str) -> tuple[float, float]:
-    """Seconds from spawn to the tools/list reply, and to the answer of a read asked right after it: the
-    server answers the handshake while the vault opens (a first index included), so a host's first read
-    is what waits for the vault."""
-    with open(log, "a", encoding="utf-8") as errlog:
-        start = time.perf_counter()
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            await session.list_tools()
-            listed = time.perf_counter() - start
-            await call(session, "personakit_read", {"question": question})
-            answered = time.perf_counter() - start
     return listed, answered
 
 
