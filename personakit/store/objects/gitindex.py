@@ -81,9 +81,11 @@ class GitIndex:
                 lock.unlink(missing_ok=True)
 
     def _changed(self, changes: dict[str, Change]) -> bytearray:
-        with open(self.path, "rb") as handle:
+        with open(self.path, "rb") as handle:  # into one buffer, changed in place: at 100k the file is 12 MB
             st = os.fstat(handle.fileno())
-            raw = handle.read()
+            raw = bytearray(st.st_size)
+            if handle.readinto(raw) != st.st_size:
+                raise Unusual("the index changed while read")
         signature, version, count = _HEADER.unpack_from(raw)
         if signature != b"DIRC" or version not in (2, 3):
             raise Unusual(f"index version {version}")
@@ -93,7 +95,8 @@ class GitIndex:
         starts = self._starts
         end = starts[-1] + self._length(raw, starts[-1]) if count else 12
         extensions = self._extensions(raw, end, len(raw) - self.hash_size)
-        buf = bytearray(raw[:end])
+        buf = raw
+        del buf[end:]
         for path, entry in sorted(changes.items()):
             self._put(buf, path.encode("utf-8", "surrogateescape"), entry)
         buf[:12] = _HEADER.pack(b"DIRC", version, len(starts))
@@ -106,7 +109,7 @@ class GitIndex:
         return buf
 
     # -- the entries ----------------------------------------------------------------------------------
-    def _parse(self, raw: bytes, count: int, written: int) -> array[int]:
+    def _parse(self, raw: bytearray, count: int, written: int) -> array[int]:
         """Where each entry starts; Unusual when one would be racily clean (see the module's docstring)."""
         starts, at, hs = array("L"), 12, self.hash_size
         for _ in range(count):
@@ -187,13 +190,13 @@ class GitIndex:
         head += min(len(path), _NAME).to_bytes(2, "big") + path
         return head + bytes(8 - len(head) % 8)
 
-    def _extensions(self, raw: bytes, at: int, end: int) -> list[tuple[bytes, bytes]]:
+    def _extensions(self, raw: bytearray, at: int, end: int) -> list[tuple[bytes, bytes]]:
         found = []
         while at < end:
             signature, size = raw[at : at + 4], int.from_bytes(raw[at + 4 : at + 8], "big")
             if signature not in _KEPT or at + 8 + size > end:
                 raise Unusual(f"the {signature!r} extension")
-            found.append((signature, raw[at + 8 : at + 8 + size]))
+            found.append((bytes(signature), bytes(raw[at + 8 : at + 8 + size])))
             at += 8 + size
         return found
 
