@@ -108,7 +108,7 @@ UNTIL_HELP = "YYYY-MM-DD after which it no longer holds (a trip, a project)"
 _NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 _DAY: dict[str, Any] = {"type": "string"}
 
-DEFAULT_LIMIT = 7  # core.reading's, which answering tools/list does not import (test_results_schema.py)
+DEFAULT_LIMIT = 7  # core.reading's, which answering tools/list does not import (tests/mcp/test_opening.py)
 # Each tool's output schema: `result_schemas()` made it from the service's types.
 RESULTS: dict[str, Any] = json.loads((package_files.files("personakit.mcp") / "results.json").read_bytes())
 
@@ -203,7 +203,7 @@ def _tool(fn: Any, **details: Any) -> Tool:
 
 def result_schemas() -> dict[str, Any]:
     """Each tool's output schema, made from the service's result types: what `results.json` holds, so
-    that answering tools/list imports none of them (tests/mcp/test_results_schema.py compares the two;
+    that answering tools/list imports none of them (tests/mcp/test_opening.py compares the two;
     `python -c "from personakit.mcp.server import result_schemas as r; import json; print(json.dumps(r(),
     indent=2))"` writes it anew). The `$defs` are written in place: a client checks every result against
     the schema, and the SDK's client (jsonschema) spent most of that check resolving `$ref`s (about 1 ms
