@@ -18,8 +18,6 @@ import heapq
 import logging
 import shutil
 from collections.abc import Iterable, Iterator, Sequence
-from functools import reduce
-from operator import or_
 from pathlib import Path
 from threading import RLock
 from typing import Any
@@ -31,11 +29,10 @@ from whoosh.searching import Searcher
 
 from personakit.core.meaning import memory_words
 from personakit.core.memory import Memory
-from personakit.core.overlap import members
 from personakit.core.reading import tie_break
 from personakit.store.files import FileStat
 from personakit.store.kept import Kept
-from personakit.store.postings import breathing, frequent
+from personakit.store.postings import breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
 
 log = logging.getLogger("personakit")
@@ -270,24 +267,19 @@ class MemoryIndex:
 
     def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
-        first, ties in no particular order), and a term of one of the first `walked` groups (give the rarest
-        first): candidates for the owner's near-duplicate marks. Each group's memories are a bit set of
-        the postings the reads keep (`store/postings.py`), so a common word costs no walk of its postings;
-        stored fields are read only for the memories that qualify."""
+        first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
+        groups first: the first `walked` groups' postings are read whole, the others looked up for the
+        memories still in the running, and none is kept (kept beside the reads' bit sets, a proposal's
+        words filled those caches: see store/postings.py). Stored fields are read only for those that qualify."""
         with self._lock:
             s = self._fresh_searcher()
-            word = self._ranker.postings.word
-            sets = [
-                reduce(or_, (word(s, f, t)[2] for f in ALL_WORDS_FIELDS for t in group), 0)
-                for group in groups
-            ]
-            need = max(1, len(sets) - missing)
-            at_least = [-1] + [0] * need  # at_least[j]: the memories having a term of j groups or more
-            for number, found in enumerate(sets):
-                for j in range(min(number + 1, need), 0, -1):
-                    at_least[j] |= at_least[j - 1] & found
-            qualified = at_least[need] & reduce(or_, sets[:walked], 0)
-            counts = {doc: sum(found >> doc & 1 for found in sets) for doc in members(qualified)}
+            counts: dict[int, int] = {}
+            for number, group in enumerate(groups):
+                among = None if number < walked else sorted(counts)
+                for doc in in_text(s.reader(), ALL_WORDS_FIELDS, group, among, TEXT_WEIGHT):
+                    counts[doc] = counts.get(doc, 0) + 1
+                if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
+                    counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
             best = heapq.nlargest(limit, counts.items(), key=lambda item: item[1])
             return [Hit(s.stored_fields(doc)) for doc, _ in best]
 

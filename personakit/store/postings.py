@@ -251,3 +251,31 @@ def frequent(reader: Any, field: str, least: int) -> Iterator[str]:
             word = term.decode("utf-8") if isinstance(term, bytes) else term
             counts[word] = counts.get(word, 0) + info.doc_frequency()
     return (word for word, count in counts.items() if count >= least)
+
+
+def in_text(
+    reader: Any, fields: Sequence[str], terms: list[str], among: list[int] | None, weight: int
+) -> set[int]:
+    """The documents having one of terms in their text (a posting at least `weight` heavy, in any of
+    fields: a word only a quote has does not count); with among (ascending), only among those. Walked
+    one posting at a time and kept nowhere: for a proposal's near-duplicate check, not for reads."""
+    found: set[int] = set()
+    for field in fields:
+        for term in terms:
+            if (field, term) not in reader:
+                continue
+            postings = reader.postings(field, term)
+            if among is None:
+                while postings.is_active():
+                    if postings.weight() >= weight:
+                        found.add(postings.id())
+                    postings.next()
+                continue
+            for doc in among:
+                if not postings.is_active():
+                    break
+                if postings.id() < doc:
+                    postings.skip_to(doc)
+                if postings.is_active() and postings.id() == doc and postings.weight() >= weight:
+                    found.add(doc)
+    return found
