@@ -42,9 +42,8 @@ class GitIndex:
         self.path = path
         self.hash_size = hash_size  # 20 (sha1) or 32 (sha256)
         self.algorithm = algorithm
-        self._stamp: tuple[int, int, int] | None = (
-            None  # the file the kept starts are of (inode, size, mtime)
-        )
+        # The file the kept starts are of (inode, size, mtime): the one this process wrote last.
+        self._stamp: tuple[int, int, int] | None = None
         self._starts = array("L")
 
     def apply(self, changes: dict[str, Change]) -> bool:
@@ -63,14 +62,22 @@ class GitIndex:
             except (Unusual, OSError, ValueError, struct.error):
                 self._stamp = None
                 return False
-            with os.fdopen(fd, "wb", closefd=False) as out:
-                out.write(data)
-                out.write(hashlib.new(self.algorithm, data).digest())
-            os.close(fd)
-            fd = -1
-            os.replace(lock, self.path)
-            st = self.path.stat()
-            self._stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+            try:
+                with os.fdopen(fd, "wb", closefd=False) as out:
+                    out.write(data)
+                    out.write(hashlib.new(self.algorithm, data).digest())
+                os.close(fd)
+                fd = -1
+                os.replace(lock, self.path)
+            except OSError:  # a full disk, say: git's route says so, and the entries wait (ownerindex)
+                self._stamp = None
+                lock.unlink(missing_ok=True)
+                return False
+            try:
+                st = self.path.stat()
+                self._stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+            except OSError:  # written; the next update reads it whole
+                self._stamp = None
             return True
         except BaseException:
             self._stamp = None
