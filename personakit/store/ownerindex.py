@@ -74,9 +74,13 @@ class OwnerIndex:
         """The entries given in the process, when nothing is unusual (False: git must give them)."""
         if self._open is None:
             return False
-        self._index = self._index or self._open()
-        with gitlock.intent(self.state):  # a kill holding index.lock leaves it to be found dead
-            return self._index.apply(changes)
+        try:
+            self._index = self._index or self._open()
+            with gitlock.intent(self.state):  # a kill holding index.lock leaves it to be found dead
+                return self._index.apply(changes)
+        except Exception:  # whatever it was, git's own route gives the entries (and says what fails)
+            log.debug("git's index could not be given the entries in the process", exc_info=True)
+            return False
 
     def put_back(self, paths: list[str]) -> None:
         """After a commit that failed: HEAD's entries for paths in git's index again. Never raises."""
