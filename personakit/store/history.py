@@ -3,10 +3,10 @@
 A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
 are written here (`store/objects/`), then `update-ref` moves HEAD by compare-and-swap, while git's own
 index gets the committed paths and nothing else (`store/ownerindex.py`, in the process when nothing is
-unusual). What the owner staged stays
-staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null` on every
-command); commits are signed when the owner's config asks (`store/objects/signing.py`); another
-program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
+unusual). What the owner staged stays staged and out of PersonaKit's commits. No owner hook runs
+(`core.hooksPath=/dev/null` on every command); commits are signed when the owner's config asks
+(`store/objects/signing.py`); another program's `index.lock` is left alone unless it is dead
+(`store/gitlock.py`). docs/design.md says why.
 Callers hold the vault lock, so PersonaKit processes never race each other here.
 """
 

@@ -269,9 +269,8 @@ class MemoryIndex:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
         first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
         groups first: the first `walked` groups' postings are read whole, the others looked up for the
-        memories still in the running, and none is kept (kept beside the reads' bit sets, a proposal's
-        words filled those caches: see store/postings.py). Stored fields are read only for those that
-        qualify."""
+        memories still in the running, and none is kept (a proposal's words have no place in the reads'
+        bounded caches: `store/postings.in_text`). Stored fields are read only for those that qualify."""
         with self._lock:
             s = self._fresh_searcher()
             counts: dict[int, int] = {}

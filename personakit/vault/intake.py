@@ -60,13 +60,14 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
         deletes, touched = [], set()
         helper = firstindex.start(kit, on_disk) if names is None and not indexed else None
 
-        def index_own_share() -> None:
-            # Before waiting for the helper: Whoosh indexes this share while the helper does its own.
+        def index_held() -> None:
+            # Every SYNC_BATCH memories, and before waiting for a first index's helper (Whoosh indexes this
+            # process's share while the helper does its own).
             if upserts:
                 kit.indexed(partial(kit.index.update, upserts))
                 upserts.clear()
 
-        for name in _in_turn(sorted(wanted), helper, index_own_share):
+        for name in _in_turn(sorted(wanted), helper, index_held):
             stat = on_disk.get(name)
             level = (
                 name not in indexed if stat is None else kit.files.unchanged(name, indexed.get(name), stat)
@@ -81,8 +82,7 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True)
             elif loaded is not None:
                 upserts.append(loaded)
                 if len(upserts) >= SYNC_BATCH:  # a first index: bound what is held at once
-                    kit.indexed(partial(kit.index.update, upserts))
-                    upserts.clear()
+                    index_held()
             if memory is None and name in indexed:
                 deletes.append(name)
         if upserts or deletes:

@@ -129,15 +129,18 @@ class GitIndex:
             raise Unusual("entries past the end")
         return starts
 
-    def _length(self, raw: bytes | bytearray, at: int) -> int:
-        flags = int.from_bytes(raw[at + 40 + self.hash_size : at + 42 + self.hash_size], "big")
-        name = at + 42 + self.hash_size + (2 if flags & _EXTENDED else 0)
-        return ((raw.index(b"\0", name) - at) // 8 + 1) * 8
+    def _name(self, buf: bytearray, at: int) -> tuple[int, int]:
+        """Where the entry at `at` has its path, and its flags (an extended entry has two bytes more)."""
+        flags = int.from_bytes(buf[at + 40 + self.hash_size : at + 42 + self.hash_size], "big")
+        return at + 42 + self.hash_size + (2 if flags & _EXTENDED else 0), flags
+
+    def _length(self, buf: bytearray, at: int) -> int:
+        """The entry's bytes: its path ends with one to eight NULs, to a multiple of eight."""
+        return ((buf.index(b"\0", self._name(buf, at)[0]) - at) // 8 + 1) * 8
 
     def _path(self, buf: bytearray, at: int) -> tuple[bytes, int]:
         """An entry's path and flags."""
-        flags = int.from_bytes(buf[at + 40 + self.hash_size : at + 42 + self.hash_size], "big")
-        name = at + 42 + self.hash_size + (2 if flags & _EXTENDED else 0)
+        name, flags = self._name(buf, at)
         return bytes(buf[name : buf.index(b"\0", name)]), flags
 
     def _find(self, buf: bytearray, path: bytes) -> int:
