@@ -22,8 +22,10 @@ import hashlib
 import os
 import struct
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from personakit.store.objects.trees import Change
 
@@ -33,8 +35,36 @@ _EXTENDED, _STAGE, _NAME = 0x4000, 0x3000, 0x0FFF
 _KEPT = (b"TREE", b"REUC")  # the extensions kept: TREE as git changes it, REUC (resolve-undo) as it is
 
 
+CHUNK = 1 << 18  # bytes read (and hashed) at a time: the file itself is never held whole
+
+
 class Unusual(Exception):
     """Something this module leaves to git."""
+
+
+class _Reader:
+    """The old file read a window at a time, never whole: `ahead` bytes from where an entry is asked for
+    (a few hundred for the look-ups of a change, CHUNK while every entry is walked)."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        self.fd, self.size, self.ahead = fd, size, 512
+        self._at, self._data = 0, b""
+
+    def get(self, at: int, n: int) -> bytes:
+        """n bytes from at; Unusual when the file ends before (it changed while read, or is damaged)."""
+        if not (self._at <= at and at + n <= self._at + len(self._data)):
+            self._at, self._data = at, os.pread(self.fd, max(n, self.ahead), at)
+        if at + n > self._at + len(self._data):
+            raise Unusual("the index ends inside an entry")
+        return self._data[at - self._at : at - self._at + n]
+
+    def copy(self, frm: int, to: int, put: Callable[[bytes], object]) -> None:
+        """The bytes from frm to to, CHUNK at a time, given to put."""
+        for at in range(frm, to, CHUNK):
+            data = os.pread(self.fd, min(CHUNK, to - at), at)
+            if len(data) != min(CHUNK, to - at):
+                raise Unusual("the index changed while read")
+            put(data)
 
 
 class GitIndex:
@@ -48,7 +78,11 @@ class GitIndex:
 
     def apply(self, changes: dict[str, Change]) -> bool:
         """Give git's index the entries (vault path -> (mode, id in hex), None: removed); False, having
-        written nothing, when git must (see the module's docstring)."""
+        written nothing, when git must (see the module's docstring).
+
+        The new file is written as the old one is read, a window at a time, with what changes put in
+        between: at 100k memories the file is 12 MB, and a buffer of it for each proposal, freed on a
+        worker thread, left malloc holding 50-100 MB of freed space in its arenas."""
         if len(changes) > MOST:
             return False
         lock = self.path.with_name(self.path.name + ".lock")
@@ -58,20 +92,13 @@ class GitIndex:
             return False
         try:
             try:
-                data = self._changed(changes)
-            except (Unusual, OSError, ValueError, struct.error):
-                self._stamp = None
-                return False
-            try:
-                with os.fdopen(fd, "wb", closefd=False) as out:
-                    out.write(data)
-                    out.write(hashlib.new(self.algorithm, data).digest())
+                with open(self.path, "rb") as handle, os.fdopen(fd, "wb", closefd=False) as out:
+                    self._write(_Reader(handle.fileno(), os.fstat(handle.fileno()).st_size), changes, out)
                 os.close(fd)
                 fd = -1
                 os.replace(lock, self.path)
-            except OSError:  # a full disk, say: git's route says so, and the entries wait (ownerindex)
+            except (Unusual, OSError, ValueError, struct.error):  # a full disk, say: git's route says so
                 self._stamp = None
-                lock.unlink(missing_ok=True)
                 return False
             try:
                 st = self.path.stat()
@@ -87,109 +114,160 @@ class GitIndex:
                 os.close(fd)
                 lock.unlink(missing_ok=True)
 
-    def _changed(self, changes: dict[str, Change]) -> bytearray:
-        with open(self.path, "rb") as handle:  # into one buffer, changed in place: at 100k the file is 12 MB
-            st = os.fstat(handle.fileno())
-            raw = bytearray(st.st_size)
-            if handle.readinto(raw) != st.st_size:
-                raise Unusual("the index changed while read")
-        signature, version, count = _HEADER.unpack_from(raw)
+    def _write(self, old: _Reader, changes: dict[str, Change], out: BinaryIO) -> None:
+        """The new index into out: the old entries with the changes put in, the extensions, the checksum."""
+        signature, version, count = _HEADER.unpack(old.get(0, 12))
         if signature != b"DIRC" or version not in (2, 3):
             raise Unusual(f"index version {version}")
+        st = os.fstat(old.fd)
         stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
         if stamp != self._stamp or len(self._starts) != count:
-            self._starts = self._parse(raw, count, st.st_mtime_ns // 10**9)
+            self._starts = self._parse(old, count, st.st_mtime_ns // 10**9)
         starts = self._starts
-        end = starts[-1] + self._length(raw, starts[-1]) if count else 12
-        extensions = self._extensions(raw, end, len(raw) - self.hash_size)
-        buf = raw
-        del buf[end:]
-        for path, entry in sorted(changes.items()):
-            self._put(buf, path.encode("utf-8", "surrogateescape"), entry)
-        buf[:12] = _HEADER.pack(b"DIRC", version, len(starts))
-        for signature, body in extensions:
-            if signature == b"TREE":
+        end = starts[-1] + self._length(old, starts[-1]) if count else 12
+        extensions = self._extensions(old, end, old.size - self.hash_size)
+        edits = self._edits(old, changes)
+        digest = hashlib.new(self.algorithm)
+
+        def put(data: bytes) -> None:
+            digest.update(data)
+            out.write(data)
+
+        added = sum(new is not None for _, _, new, _ in edits) - sum(replaced for _, _, _, replaced in edits)
+        put(_HEADER.pack(b"DIRC", version, count + added))
+        kept, at, shift, moved = array("L"), 12, 0, 0  # moved: the old entries before `at`, in kept
+        for position, _, new, replaced in edits:
+            where = starts[position] if position < count else end
+            old.copy(at, where, put)
+            kept.extend(
+                starts[moved:position]
+                if not shift
+                else array("L", (s + shift for s in starts[moved:position]))
+            )
+            if new is not None:
+                kept.append(where + shift)
+                put(new)
+            at, moved = (where + self._length(old, where), position + 1) if replaced else (where, position)
+            shift += (len(new) if new is not None else 0) - (at - where)
+        old.copy(at, end, put)
+        kept.extend(starts[moved:] if not shift else array("L", (s + shift for s in starts[moved:])))
+        for name, body in extensions:
+            if name == b"TREE":
                 body = _tree_without(
                     body, [p.encode("utf-8", "surrogateescape") for p in changes], self.hash_size
                 )
-            buf += signature + len(body).to_bytes(4, "big") + body
-        return buf
+            put(name + len(body).to_bytes(4, "big") + body)
+        out.write(digest.digest())
+        self._starts = kept
 
     # -- the entries ----------------------------------------------------------------------------------
-    def _parse(self, raw: bytearray, count: int, written: int) -> array[int]:
-        """Where each entry starts; Unusual when one would be racily clean (see the module's docstring)."""
+    def _parse(self, old: _Reader, count: int, written: int) -> array[int]:
+        """Where each entry starts; Unusual when one would be racily clean (see the module's docstring).
+        Walked in windows of CHUNK bytes, each entry read where it lies (once per start: 0.3 s at 100k)."""
         starts, at, hs = array("L"), 12, self.hash_size
-        for _ in range(count):
-            starts.append(at)
-            seconds = int.from_bytes(raw[at + 8 : at + 12], "big")  # seconds only, as a git without USE_NSEC
+        data, base = b"", at
+        while len(starts) < count:
+            if at + 44 + hs > base + len(data):  # the entry's fixed part, extended flags included
+                data, base = os.pread(old.fd, CHUNK, at), at
+            off = at - base
+            flags = int.from_bytes(data[off + 40 + hs : off + 42 + hs], "big")
+            name = off + 42 + hs + (2 if flags & _EXTENDED else 0)
+            while (nul := data.find(b"\0", name)) < 0:  # the path goes on past the window
+                more = os.pread(old.fd, CHUNK, base + len(data))
+                if not more:
+                    raise Unusual("entries past the end")
+                data += more
+            seconds = int.from_bytes(
+                data[off + 8 : off + 12], "big"
+            )  # seconds only, as a git without USE_NSEC
             if seconds >= written and seconds:
                 raise Unusual("an entry git would look at again")
-            at += self._length(raw, at)
-        if at > len(raw) - hs:
+            starts.append(at)
+            at += ((nul - off) // 8 + 1) * 8
+        if at > old.size - hs:
             raise Unusual("entries past the end")
         return starts
 
-    def _name(self, buf: bytearray, at: int) -> tuple[int, int]:
+    def _name(self, old: _Reader, at: int) -> tuple[int, int]:
         """Where the entry at `at` has its path, and its flags (an extended entry has two bytes more)."""
-        flags = int.from_bytes(buf[at + 40 + self.hash_size : at + 42 + self.hash_size], "big")
+        flags = int.from_bytes(old.get(at + 40 + self.hash_size, 2), "big")
         return at + 42 + self.hash_size + (2 if flags & _EXTENDED else 0), flags
 
-    def _length(self, buf: bytearray, at: int) -> int:
+    def _path(self, old: _Reader, at: int) -> tuple[bytes, int]:
+        """An entry's path and flags: the path ends at a NUL (the flags count at most _NAME bytes)."""
+        name, flags = self._name(old, at)
+        n = (flags & _NAME) + 1
+        while (nul := old.get(name, min(n, old.size - name)).find(b"\0")) < 0:
+            if n >= old.size - name:
+                raise Unusual("a path without its end")
+            n *= 2
+        return old.get(name, nul), flags
+
+    def _length(self, old: _Reader, at: int) -> int:
         """The entry's bytes: its path ends with one to eight NULs, to a multiple of eight."""
-        return ((buf.index(b"\0", self._name(buf, at)[0]) - at) // 8 + 1) * 8
+        name, _ = self._name(old, at)
+        return ((name + len(self._path(old, at)[0]) - at) // 8 + 1) * 8
 
-    def _path(self, buf: bytearray, at: int) -> tuple[bytes, int]:
-        """An entry's path and flags."""
-        name, flags = self._name(buf, at)
-        return bytes(buf[name : buf.index(b"\0", name)]), flags
-
-    def _find(self, buf: bytearray, path: bytes) -> int:
+    def _find(self, old: _Reader, path: bytes) -> int:
         """The position of path's first entry, or where it would go (entries sort by path, then stage)."""
         lo, hi = 0, len(self._starts)
         while lo < hi:
             mid = (lo + hi) // 2
-            if self._path(buf, self._starts[mid])[0] < path:
+            if self._path(old, self._starts[mid])[0] < path:
                 lo = mid + 1
             else:
                 hi = mid
         return lo
 
-    def _put(self, buf: bytearray, path: bytes, entry: Change) -> None:
-        starts = self._starts
-        at = self._find(buf, path)
-        here = self._path(buf, starts[at]) if at < len(starts) else None
-        if here is not None and here[0] == path:
-            if here[1] & (_STAGE | _EXTENDED):
-                raise Unusual("a path in conflict or with extended flags")
-            old = slice(starts[at], starts[at] + self._length(buf, starts[at]))
-            if at + 1 < len(starts) and self._path(buf, starts[at + 1])[0] == path:
-                raise Unusual("a path in conflict")
-        else:
-            if entry is None:
-                return  # not in the index: removing it changes nothing
-            inside = self._find(buf, path + b"/")
-            if inside < len(starts) and self._path(buf, starts[inside])[0].startswith(path + b"/"):
-                raise Unusual("a folder where the path's file would go")
-            folder = path
-            while b"/" in folder:
-                folder = folder.rpartition(b"/")[0]
-                found = self._find(buf, folder)
-                if found < len(starts) and self._path(buf, starts[found])[0] == folder:
-                    raise Unusual("a file where the path's folder is")
-            old = slice(starts[at], starts[at]) if at < len(starts) else slice(len(buf), len(buf))
-        new = b"" if entry is None else self._entry(path, entry)
-        buf[old] = new
-        shift = len(new) - (old.stop - old.start)
-        first = old.start
-        if entry is None:
-            del starts[at]
-        elif here is None or here[0] != path:
-            starts.insert(at, first)
-            at += 1
-        else:
-            at += 1
-        if shift:
-            starts[at:] = array("L", (s + shift for s in starts[at:]))
+    def _edits(self, old: _Reader, changes: dict[str, Change]) -> list[tuple[int, bytes, bytes | None, bool]]:
+        """What changes, in the file's order: (the old entry's position, path, the new entry or None to
+        remove, whether the old entry at that position goes). Checked in the paths' order, each against
+        the index as the ones before it left it, as `update-index` does them one after another."""
+        starts, edits = self._starts, []
+        done: dict[bytes, bool] = {}  # a path changed already: whether it is in the index now
+
+        def there(path: bytes) -> bool:
+            if path in done:
+                return done[path]
+            at = self._find(old, path)
+            return at < len(starts) and self._path(old, starts[at])[0] == path
+
+        def inside(folder: bytes) -> bool:  # any entry under folder/
+            prefix = folder + b"/"
+            if any(p.startswith(prefix) and here for p, here in done.items()):
+                return True
+            for at in range(self._find(old, prefix), len(starts)):
+                path = self._path(old, starts[at])[0]
+                if not path.startswith(prefix):
+                    return False
+                if path not in done:
+                    return True
+            return False
+
+        for text, entry in sorted(changes.items()):
+            path = text.encode("utf-8", "surrogateescape")
+            at = self._find(old, path)
+            here = self._path(old, starts[at]) if at < len(starts) else None
+            if here is not None and here[0] == path:
+                if here[1] & (_STAGE | _EXTENDED):
+                    raise Unusual("a path in conflict or with extended flags")
+                if at + 1 < len(starts) and self._path(old, starts[at + 1])[0] == path:
+                    raise Unusual("a path in conflict")
+                replaced = True
+            else:
+                if entry is None:
+                    continue  # not in the index: removing it changes nothing
+                if inside(path):
+                    raise Unusual("a folder where the path's file would go")
+                folder = path
+                while b"/" in folder:
+                    folder = folder.rpartition(b"/")[0]
+                    if there(folder):
+                        raise Unusual("a file where the path's folder is")
+                replaced = False
+            done[path] = entry is not None
+            edits.append((at, path, None if entry is None else self._entry(path, entry), replaced))
+        return sorted(edits, key=lambda e: (e[0], e[1]))
 
     def _entry(self, path: bytes, entry: tuple[str, str]) -> bytes:
         mode, oid = entry
@@ -200,13 +278,14 @@ class GitIndex:
         head += min(len(path), _NAME).to_bytes(2, "big") + path
         return head + bytes(8 - len(head) % 8)
 
-    def _extensions(self, raw: bytearray, at: int, end: int) -> list[tuple[bytes, bytes]]:
+    def _extensions(self, old: _Reader, at: int, end: int) -> list[tuple[bytes, bytes]]:
         found = []
         while at < end:
-            signature, size = raw[at : at + 4], int.from_bytes(raw[at + 4 : at + 8], "big")
+            head = old.get(at, 8)
+            signature, size = head[:4], int.from_bytes(head[4:], "big")
             if signature not in _KEPT or at + 8 + size > end:
                 raise Unusual(f"the {signature!r} extension")
-            found.append((bytes(signature), bytes(raw[at + 8 : at + 8 + size])))
+            found.append((signature, old.get(at + 8, size)))
             at += 8 + size
         return found
 
