@@ -18,6 +18,7 @@ import stat
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -182,11 +183,14 @@ class VaultFiles:
     def list(self, private: bool = False) -> dict[str, FileStat]:
         """Every regular .md file directly in memories/ (symlinks are never followed) with its stat; with
         private, a file others may read is made the owner's only first (a hand-made one, an old vault's)."""
-        found: dict[str, FileStat] = {}
+        return dict(self.each(private))
+
+    def each(self, private: bool = False) -> Iterator[tuple[str, FileStat]]:
+        """`list`'s files one at a time, as the folder lists them."""
         try:
             entries = os.scandir(self.memories)
         except FileNotFoundError:
-            return found
+            return
         with entries:
             for entry in entries:
                 name = entry.name
@@ -194,8 +198,7 @@ class VaultFiles:
                     st = entry.stat(follow_symlinks=False)
                     if private and st.st_mode & 0o077:
                         st = _made_private(entry.path, st)
-                    found[name] = FileStat.of(st)
-        return found
+                    yield name, FileStat.of(st)
 
     def changed_since_level(self) -> builtins.list[str] | None:
         """The files changed (or made) since the index was last level with every file, from one listing

@@ -168,3 +168,30 @@ def test_a_proposals_own_file_is_not_taken_in_again_but_a_hand_edit_after_it_is(
 def changed_files(vault: Path) -> list[str]:
     return subprocess.run(["git", "-C", str(vault), "show", "--name-only", "--format=", "HEAD"],
                           check=True, capture_output=True, text=True).stdout.split()  # fmt: skip
+
+
+def test_a_start_takes_in_what_changed_while_no_server_ran_and_leaves_the_rest(vault: Path) -> None:
+    """The full pass at a start drops each file level with the index as the folder is listed (one stat
+    per memory held, not two): a changed, a removed, a new and a group-readable file are each taken in."""
+    propose(vault, "Uses vim", "Drinks green tea", "Walks the dog", "Reads at night")
+    kit = PersonaKit(vault)
+    kit.start()
+    kit.close()
+    memories = vault / "memories"
+    path = memories / "uses-vim.md"
+    path.write_text(path.read_text().replace("Uses vim", "Uses neovim"))
+    (memories / "walks-the-dog.md").unlink()
+    (memories / "plays-chess.md").write_text(
+        "---\ncategory: preferences\nstate: approved\n---\nPlays chess\n"
+    )
+    (memories / "reads-at-night.md").chmod(0o644)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        texts = {hit.memory.text for hit in kit.index.all()}
+        assert texts == {"Uses neovim", "Drinks green tea", "Plays chess", "Reads at night"}
+        assert (memories / "reads-at-night.md").stat().st_mode & 0o077 == 0
+        assert set(kit.index.stats()) == {p.name for p in memories.glob("*.md")}
+    finally:
+        kit.close()
+    assert clean(vault)
