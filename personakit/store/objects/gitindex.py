@@ -3,8 +3,11 @@ MODE,ID,PATH` and `--force-remove PATH` give them, when nothing is unusual.
 
 Why: at 10,000 memories git's index is 1.2 MB, and `git update-index` reads, changes and writes it whole in
 a process of its own, 12 ms for each proposal. Here where each entry starts is kept from one update to the
-next (while the file is the one this process wrote), the file is read, its entries replaced, inserted or
-removed, and it is written as git writes it: under `index.lock`, with its checksum, renamed over the old.
+next (while the file is the one this process wrote), the changed entries are found by bisection, and the
+new file is written as the old one is read, a window at a time, the changes put in between: as git writes
+it, under `index.lock`, with its checksum, renamed over the old. The file is never held whole: at 100k
+memories it is 12 MB, and a copy of it for each proposal, freed on the staging thread, left malloc holding
+50-100 MB of freed memory it never gave back (the server's peak RSS).
 
 Done as git does it: an entry given this way has no stat data (all zero, so git compares the file's
 content the next time it looks), stage 0 and no extended flags; the cache tree (the TREE extension) forgets
@@ -78,11 +81,7 @@ class GitIndex:
 
     def apply(self, changes: dict[str, Change]) -> bool:
         """Give git's index the entries (vault path -> (mode, id in hex), None: removed); False, having
-        written nothing, when git must (see the module's docstring).
-
-        The new file is written as the old one is read, a window at a time, with what changes put in
-        between: at 100k memories the file is 12 MB, and a buffer of it for each proposal, freed on a
-        worker thread, left malloc holding 50-100 MB of freed space in its arenas."""
+        written nothing, when git must (see the module's docstring)."""
         if len(changes) > MOST:
             return False
         lock = self.path.with_name(self.path.name + ".lock")
