@@ -31,7 +31,8 @@ SEGMENT_FROM = 1000  # documents from which a segment's postings are kept; small
 ABSENT_KEPT = 5_000  # words no memory has, kept per searcher (about 200 bytes each)
 ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
 
-Sets = tuple[int, int]  # (documents having the word, documents having it in their text)
+# In one segment: how many documents have the word (deleted ones too); the live ones; those having it in their text.
+Sets = tuple[int, int, int]
 
 
 def _size(entry: tuple[int, ...]) -> int:
@@ -95,21 +96,20 @@ class Postings:
             return 0, 0, 0
         found = self._current.get((field, word))
         if found is None:
-            having = searcher.reader().doc_frequency(field, word)
+            having = docs = text = 0
+            for reader, first, segment in self._leaves:
+                seg_having, seg_docs, seg_text = self._segment(reader, segment, field, word)
+                having += seg_having
+                docs |= seg_docs << first
+                text |= seg_text << first
             if not having:  # most of what random questions bring: kept apart, in a smaller bound
                 if len(self._absent) >= ABSENT_KEPT:
                     self._absent.clear()
                 self._absent.add((field, word))
                 return 0, 0, 0
-            docs = text = 0
-            if having:
-                for reader, first, segment in self._leaves:
-                    seg_docs, seg_text = self._segment(reader, segment, field, word)
-                    docs |= seg_docs << first
-                    text |= seg_text << first
-                if self._dead:
-                    docs &= ~self._dead
-                    text &= ~self._dead
+            if self._dead:
+                docs &= ~self._dead
+                text &= ~self._dead
             found = (having, docs, text)
             self._current.put((field, word), found)
         return found  # type: ignore[no-any-return]
@@ -186,9 +186,11 @@ class Postings:
         return sets
 
     def _read(self, reader: Any, field: str, word: str) -> Sets:
-        """The word's documents in one segment, from Whoosh's matcher (deleted documents are left out)."""
-        if not reader.doc_frequency(field, word):
-            return 0, 0
+        """How many of one segment's documents have the word (deleted ones too, as Whoosh counts), and
+        its documents, from Whoosh's matcher (deleted documents are left out)."""
+        having = reader.doc_frequency(field, word)
+        if not having:
+            return 0, 0, 0
         docs: list[int] = []
         text: list[int] = []
         matcher = reader.postings(field, word)
@@ -203,7 +205,7 @@ class Postings:
                 docs, text, leaf, matcher = [], [], None, reader.postings(field, word)
         if leaf is not None and leaf is not matcher:  # the deleted documents a filter left out
             dead = bits(reader.deleted_docs_set, size)
-            return bits(docs, size) & ~dead, bits(text, size) & ~dead
+            return having, bits(docs, size) & ~dead, bits(text, size) & ~dead
         if leaf is None:
             active, doc_id, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
             while active():
@@ -212,8 +214,8 @@ class Postings:
                 if weight() >= heavy:
                     text.append(doc)
                 step()
-        having = bits(docs, size)
-        return having, (having if len(text) == len(docs) else bits(text, size))
+        found = bits(docs, size)
+        return having, found, (found if len(text) == len(docs) else bits(text, size))
 
 
 def _blocks(matcher: Any) -> Any:

@@ -29,7 +29,8 @@ def _memory(i: int, rng: random.Random) -> Memory:
     )  # fmt: skip
 
 
-def _one_by_one(reader: Any, field: str, word: str) -> tuple[int, int]:
+def _one_by_one(reader: Any, field: str, word: str) -> tuple[int, int, int]:
+    """(Whoosh's count of the word's documents, deleted ones too; its documents; those with it in text)."""
     docs, text = [], []
     matcher = reader.postings(field, word)
     while matcher.is_active():
@@ -38,7 +39,7 @@ def _one_by_one(reader: Any, field: str, word: str) -> tuple[int, int]:
             text.append(matcher.id())
         matcher.next()
     size = reader.doc_count_all()
-    return bits(docs, size), bits(text, size)
+    return reader.doc_frequency(field, word), bits(docs, size), bits(text, size)
 
 
 def _index(folder: Path) -> MemoryIndex:
