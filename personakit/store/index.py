@@ -155,6 +155,12 @@ class Hit:
         self.files: int | None = None  # documents with its id, when the search counted them (see copies)
 
 
+def stored_memories(folder: Path) -> Iterator[Memory]:
+    """Every memory of the index in folder, in its order, read only (a helper process's: nothing written)."""
+    with Folder(str(folder)).open_index().searcher() as s:
+        yield from (_memory(doc) for doc in s.all_stored_fields())
+
+
 class MemoryIndex:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder  # None: kept in memory, for a vault that cannot be written

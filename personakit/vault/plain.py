@@ -5,6 +5,10 @@ vault most memories a read returns were never shown in this process: at 10k memo
 a Zipf law, that was 6 ms of an 8 ms read for the first thousand reads. A server keeps the keys of the
 memories masking found plain in `.personakit/plain`, so the next server does not scan them again.
 
+What is not known plain is masked ahead once the server has answered its host: by a process of its own
+when a thousand memories or more may be unknown (a copied vault, a new PersonaKit: `mask_apart`), else in
+this process in the quiet moments between calls (`mask_ahead`), which also takes what the other left.
+
 The file is a header naming the rules it was made with, then 16-byte keys, appended as reads find
 them (a few hundred bytes at a time; a torn last key is ignored). The rules are those of `core/` (every
 module's and data file's size and time, as `doctor`'s record names them): a PersonaKit whose masking
@@ -16,6 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import select
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -33,6 +41,8 @@ SAVE_EVERY = 64  # keys found plain before they are appended to the file
 PAUSE = 0.0005  # seconds between two memories masked ahead: a read that comes takes the GIL at once
 IDLE = 0.05  # seconds since the last read before masking ahead goes on
 MOST_BYTES = KEY * 400_000  # 6.4 MB, about 30 MB held: past it (many versions of the files) it starts anew
+APART_FROM = 1000  # memories not known plain from which masking ahead starts in a process of its own
+NICE = 10  # that process's priority: below the server's and its host's
 
 
 def core_rules() -> str:
@@ -55,18 +65,24 @@ class PlainKeeper:
         self._loaded = False
         self._lock = threading.Lock()  # one appender at a time; reads only hand their keys over
 
-    def load(self) -> None:
-        """Take in the keys kept by earlier runs (a server does, once it has answered its host)."""
+    @property
+    def file(self) -> Path | None:
+        return self._file
+
+    def load(self, only_read: bool = False) -> None:
+        """Take in the keys kept by earlier runs (a server does, once it has answered its host); a file made
+        under other rules is removed, unless only_read (the helper process's load)."""
         if self._file is None or self._loaded:
             return
-        self._loaded = True
+        self._loaded = not only_read
         self._header = f"personakit plain {core_rules()}\n".encode()
         try:
             data = self._file.read_bytes()
         except OSError:
             return  # none yet
         if not data.startswith(self._header) or len(data) > MOST_BYTES:
-            self._file.unlink(missing_ok=True)  # other rules: every memory is scanned again
+            if not only_read:
+                self._file.unlink(missing_ok=True)  # other rules: every memory is scanned again
             return
         body = memoryview(data)[len(self._header) :]
         self.plain.keys |= {bytes(body[at : at + KEY]) for at in range(0, len(body) - KEY + 1, KEY)}
@@ -85,6 +101,13 @@ class PlainKeeper:
                     out.write(b"".join(added))
             except OSError as error:  # only a cache: the next run scans these again
                 log.debug("could not keep the plain memories: %s", error)
+
+    def take(self, keys: list[bytes]) -> None:
+        """Keys another process found plain, kept as a read's own are."""
+        new = [key for key in keys if key not in self.plain.keys]
+        self.plain.keys.update(new)
+        self.plain.added += new
+        self.save()
 
 
 class Calls:
@@ -132,3 +155,86 @@ def mask_ahead(
         time.sleep(PAUSE)
     keeper.save(at_least=1)
     return masked
+
+
+def start_apart(
+    keeper: PlainKeeper, index: Path | None, memories: int, stop: Callable[[], bool]
+) -> Callable[[], None]:
+    """`mask_apart` on a thread of its own, when at least APART_FROM of the index's memories may not be
+    known plain (a small vault's few are masked ahead in this process as quickly). Returns what waits
+    for it to end."""
+    if index is None or memories - len(keeper.plain.keys) < APART_FROM:
+        return lambda: None
+    thread = threading.Thread(
+        target=mask_apart, args=(keeper, index, stop), name="personakit-apart", daemon=True
+    )
+    thread.start()
+    return thread.join
+
+
+def mask_apart(keeper: PlainKeeper, index: Path, stop: Callable[[], bool]) -> int | None:
+    """Mask ahead in a process of its own (`python -m personakit.vault.plain`), at a low priority: on a big
+    vault few memories are known plain at a first start (a copied vault, a new PersonaKit), and masking
+    them in this process waits for quiet moments that a host reading at once never leaves, while its GIL
+    is the reads'. The process reads the index and the kept keys, never writes, and sends back the keys
+    of the memories it finds plain (16 bytes each: no text leaves it). Returns how many came back, or
+    None when it could not run or failed (the caller masks ahead here then)."""
+    args = [sys.executable, "-m", "personakit.vault.plain", str(index), str(keeper.file or "")]
+    try:
+        child = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+    except OSError as error:
+        log.debug("could not mask ahead in a process of its own: %s", error)
+        return None
+    assert child.stdout is not None
+    taken, rest = 0, b""
+    try:
+        while not stop():
+            if not select.select([child.stdout], [], [], 0.2)[0]:
+                continue  # the server may be closing
+            chunk = os.read(child.stdout.fileno(), KEY * 256)
+            if not chunk:
+                break
+            data = rest + chunk
+            whole = len(data) - len(data) % KEY
+            keeper.take([data[at : at + KEY] for at in range(0, whole, KEY)])
+            taken, rest = taken + whole // KEY, data[whole:]
+    finally:
+        if child.poll() is None:
+            child.kill()  # the server closes: no process of its outlives it
+        child.wait()
+        child.stdout.close()
+    if child.returncode != 0:
+        return None
+    if taken:
+        log.info("masked %s memories ahead in a process of its own", f"{taken:,}")
+    return taken
+
+
+def _apart(index: str, plain_file: str) -> int:
+    """The helper process: every memory a read may show that is not known plain, masked; the keys of
+    those found plain written to stdout, a few at a time. Ends when the server does."""
+    from personakit.store.index import stored_memories  # only the helper process reads the index so
+
+    os.nice(NICE)
+    server = os.getppid()
+    keeper = PlainKeeper(Path(plain_file).parent if plain_file else None)
+    keeper.load(only_read=True)
+    out, sent = sys.stdout.buffer, 0
+    for memory in stored_memories(Path(index)):
+        if memory.state in VISIBLE_STATES:
+            keeper.plain.shown(memory.text, memory.evidence[:MAX_QUOTES])
+        if len(keeper.plain.added) - sent >= SAVE_EVERY or os.getppid() != server:
+            if os.getppid() != server:
+                return 0
+            out.write(b"".join(keeper.plain.added[sent:]))
+            out.flush()
+            sent = len(keeper.plain.added)
+    out.write(b"".join(keeper.plain.added[sent:]))
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_apart(*sys.argv[1:3]))

@@ -48,7 +48,7 @@ from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
-from personakit.vault.plain import Calls, PlainKeeper, mask_ahead
+from personakit.vault.plain import Calls, PlainKeeper, mask_ahead, start_apart
 from personakit.vault.state import Vault
 from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
@@ -58,8 +58,7 @@ T = TypeVar("T")
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a sentence
 WARM_AFTER = 1.0  # seconds after start before a server reads ahead the common words (start-up goes first)
-SYNC_AFTER = 0.3  # seconds after start before a server with an index checks it against every file: its host's
-# handshake goes first (the check holds Python's GIL for 0.3 s at 10k memories, 3 s at 100k)
+SYNC_AFTER = 0.3  # seconds before a server checks its index against every file, after its host's handshake
 ASSISTANT_EMAIL = "assistant@personakit.invalid"
 
 
@@ -193,7 +192,9 @@ class PersonaKit(Vault):
         self.wait_until_synced()
         try:
             self.plain.load()
+            apart = start_apart(self.plain, self.index.folder, self.index.count(), self._closing.is_set)
             self.index.warm()
+            apart()  # masking ahead in a process of its own; what it left (changed since, failed) is done here
             memories = (hit.memory for hit in self.index.all(pause=True))
             mask_ahead(self.plain, memories, self._closing.is_set, self._calls.busy)
         except Exception as error:  # only a head start: reads read what they need anyway
@@ -220,8 +221,7 @@ class PersonaKit(Vault):
         with self._calls:
             take_in(self, names, commit)
 
-    def wait_until_synced(self) -> None:
-        """Wait for the start-up pass (run in the background by a server) to finish."""
+    def wait_until_synced(self) -> None:  # for the start-up pass (run in the background by a server)
         self._synced.wait(timeout=600)
 
     # -- the two tools --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import cast
 
+import anyio
 import pytest
 from credential_corpus import TUNING, benign, secrets
 
@@ -18,8 +19,11 @@ from personakit.core.masking import MAX_QUOTE_CHARS, MAX_QUOTES, Plain, _masked,
 from personakit.core.memory import Category, Memory, State, render_memory
 from personakit.core.naming import memory_id, slug
 from personakit.core.proposal import shorten
-from personakit.vault.plain import FILE, IDLE, KEY, Calls, PlainKeeper, mask_ahead
+from personakit.store.index import stored_memories
+from personakit.vault.plain import APART_FROM, FILE, IDLE, KEY, Calls, PlainKeeper, mask_ahead, mask_apart
 from personakit.vault.service import PersonaKit, init_vault
+
+from conftest import connect
 
 WORDS = [
     "coffee",
@@ -244,3 +248,77 @@ def test_any_call_running_or_just_ended_keeps_masking_ahead_waiting(vault: Path)
             assert kit._calls.ended >= before and kit._calls.running == 0  # it went through `with calls`
     finally:
         kit.close()
+
+
+def _helpers(index: Path) -> list[str]:
+    """The masking-ahead processes at work on this index."""
+    found = subprocess.run(["pgrep", "-f", f"personakit.vault.plain {index}"], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def test_masking_ahead_apart_finds_what_masking_here_finds_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "vault"
+    _vault(root)
+    rng = random.Random(3)
+    questions = [" ".join(rng.choices(WORDS, k=rng.randint(2, 6))) for _ in range(40)]
+    kit = PersonaKit(root, create=False)
+    kit.start()
+    kit.plain.load()
+    try:
+        assert kit.index.folder is not None
+        expected = _straight(kit, questions, monkeypatch)
+        here = PlainKeeper(None)
+        mask_ahead(here, [hit.memory for hit in kit.index.all()], lambda: False, lambda: False)
+        state = sorted(p.name for p in (root / ".personakit").iterdir())
+        taken = mask_apart(kit.plain, kit.index.folder, lambda: False)
+        assert taken == len(here.plain.keys) > 0  # no secret, no address, no restricted memory among them
+        assert kit.plain.plain.keys == here.plain.keys
+        assert sorted(p.name for p in (root / ".personakit").iterdir()) == state  # the helper wrote nothing
+        kit.plain.save(at_least=1)
+        kept = PlainKeeper(root / ".personakit")
+        kept.load()
+        assert kept.plain.keys == here.plain.keys  # taken in as a read's own keys are: kept for the next
+        assert _reads(kit, questions) == expected
+        assert mask_apart(kit.plain, kit.index.folder, lambda: False) == 0  # all known: nothing more
+        assert mask_apart(kit.plain, tmp_path / "no-index", lambda: False) is None  # it failed: said
+        started = time.monotonic()
+        assert mask_apart(PlainKeeper(None), kit.index.folder, lambda: True) is None  # closing: stopped
+        assert time.monotonic() - started < 5 and not _helpers(kit.index.folder)
+    finally:
+        kit.close()
+
+
+def test_a_server_masks_a_big_vault_ahead_apart_and_leaves_no_process_behind(tmp_path: Path) -> None:
+    """Served: a vault of APART_FROM memories and more, none known plain, is masked ahead by a process of
+    its own while the host reads; its keys reach the kept file; closing the server ends it."""
+    root = tmp_path / "vault"
+    _vault(root, count=APART_FROM + 100)
+    index, log = root / ".personakit" / "index", tmp_path / "server.log"
+    expected = PlainKeeper(None)
+
+    async def serve() -> None:
+        async with connect(root, stderr=log) as session:
+            await session.call_tool("personakit_read", {"question": "tea"})
+            memories = list(stored_memories(index))  # the same memories, masked here for the keys expected
+            mask_ahead(expected, memories, lambda: False, lambda: False)
+            for _ in range(600):
+                kept = PlainKeeper(root / ".personakit")
+                kept.load()
+                if kept.plain.keys >= expected.plain.keys and "in a process of its own" in log.read_text():
+                    break
+                await anyio.sleep(0.1)
+            assert kept.plain.keys >= expected.plain.keys and expected.plain.keys
+            assert (
+                f"masked {len(expected.plain.keys):,} memories ahead in a process of its own"
+                in log.read_text()
+            )
+            await session.call_tool("personakit_read", {"question": "coffee"})
+        for _ in range(100):
+            if not _helpers(index):
+                break
+            await anyio.sleep(0.05)
+        assert not _helpers(index)
+
+    anyio.run(serve)
