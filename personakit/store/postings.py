@@ -10,6 +10,11 @@ For one searcher (one state of the index), a word's sets over the whole index ar
 shifted to the segments' first document numbers, less the deleted documents; they are kept for as long as
 the searcher. Both stores are bounded in bytes: the least recently used words go first.
 
+Besides postings, what else a read works out from the searcher is kept for the next ones (`Kept`):
+column values (opening a column reader reads its whole offset table, which costs more than a search),
+and how many files have each id; all of it let go when the searcher changes, and bounded: column values,
+one per document at most; ids' file counts, KEPT_COUNTS (about 100 bytes each).
+
 This module reads Whoosh only through the reader objects the index gives it (it imports no library).
 """
 
@@ -29,6 +34,7 @@ KEPT_BYTES = 24_000_000  # bit sets kept per segment, for the words questions sh
 SEARCHER_BYTES = 24_000_000  # bit sets kept for the current searcher
 SEGMENT_FROM = 1000  # documents from which a segment's postings are kept; smaller ones are read each time
 ABSENT_KEPT = 5_000  # words no memory has, kept per searcher (about 200 bytes each)
+KEPT_COUNTS = 100_000  # ids' file counts kept per searcher
 ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
 
 # In one segment: how many documents have the word (deleted ones too); the live ones; those having it in their text.
@@ -70,6 +76,48 @@ class _Bounded:
     def clear(self) -> None:
         self.items.clear()
         self.bytes = 0
+
+
+class Kept:
+    """What reads keep of one searcher besides postings: column values and ids' file counts."""
+
+    def __init__(self) -> None:
+        self._let_go(None)
+
+    def _let_go(self, s: Any) -> None:
+        self._searcher = s
+        self._columns: dict[str, tuple[Any, dict[int, Any]]] = {}
+        self._counts: dict[str, int] = {}
+
+    def _for(self, s: Any) -> None:
+        if s is not self._searcher:
+            self._let_go(s)
+
+    def column(self, s: Any, name: str) -> Callable[[int], Any]:
+        """A document's value in the column `name`, each value read once: the same common words bring up
+        the same memories read after read."""
+        self._for(s)
+        if name not in self._columns:
+            self._columns[name] = (s.reader().column_reader(name), {})
+        column, known = self._columns[name]
+
+        def value(doc: int) -> Any:
+            found = known.get(doc)
+            if found is None:
+                found = known[doc] = column[doc]
+            return found
+
+        return value
+
+    def files(self, s: Any, memory_id: str) -> int:
+        """How many documents have the id (replaced ones too, until a merge: that only costs a look)."""
+        self._for(s)
+        count = self._counts.get(memory_id)
+        if count is None:
+            if len(self._counts) >= KEPT_COUNTS:
+                self._counts.clear()
+            count = self._counts[memory_id] = s.reader().doc_frequency("id", memory_id)
+        return count
 
 
 class Postings:
