@@ -34,7 +34,7 @@ from personakit.core.reading import tie_break
 from personakit.store.files import FileStat
 from personakit.store.postings import Kept, breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
-from personakit.store.segments import Folder, LeanCodec
+from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names
 
 log = logging.getLogger("personakit")
 
@@ -203,7 +203,7 @@ class MemoryIndex:
             # A small one stays compound: whoosh-ng takes a plain segment with an empty postings file (one
             # memory's: its postings are inlined in the terms table) for damage.
             compound = len(upserts) < PLAIN_SEGMENT_FROM
-            empty = indexed.doc_count_all() == 0  # a first index: no file is in it yet
+            held = indexed_names(indexed, few=compound)  # the files indexed already: replaced, others added
             self._ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
             writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
             try:
@@ -211,17 +211,16 @@ class MemoryIndex:
                     writer.delete_by_term("name", name)
                 for memory, stat in upserts:
                     field = WORDS_FIELD.get(memory.state, "words")
-                    terms = {field: indexed_words(memory.text, memory.evidence, memory.about)}
-                    known = not empty and indexed.document_number(name=memory.name) is not None
-                    (writer.update_document if known else writer.add_document)(
+                    doc = dict(
                         name=memory.name, id=memory.id, state=memory.state, category=memory.category,
                         created=memory.created, tie_break=tie_break(memory.state, memory.created), text=memory.text, evidence=list(memory.evidence),
-                        proposed_by=memory.proposed_by, problems=list(memory.problems),
-                        replaces=memory.replaces, replaced_by=memory.replaced_by, similar=list(memory.similar),
-                        about=list(memory.about), said=memory.said, until=memory.until,
-                        pending=list(memory.pending),
-                        mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest], **terms,
+                        proposed_by=memory.proposed_by, problems=list(memory.problems), replaces=memory.replaces,
+                        replaced_by=memory.replaced_by, similar=list(memory.similar), about=list(memory.about),
+                        said=memory.said, until=memory.until, pending=list(memory.pending),
+                        mtime_ns=stat.mtime_ns, size=stat.size, change=[stat.ctime_ns, stat.inode, stat.digest],
+                        **{field: indexed_words(memory.text, memory.evidence, memory.about)},
                     )  # fmt: skip
+                    writer.update_document(**doc) if held(memory.name) else add_document(writer, doc)
             except BaseException:
                 writer.cancel()
                 raise

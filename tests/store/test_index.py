@@ -75,39 +75,12 @@ def test_postings_kept_for_a_searcher_never_hide_a_change(
         assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
         index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
         assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
-        assert index.search(["novel"], 7) == []  # kept as no memory of the kept segment having it
         # A memory of the kept segment changes: its old version there is deleted, never found again.
         index.update([(memory(3, "reads novels"), FileStat(3, 2))])
         found = [h.memory for h in index.search(["chess"], None)]
         assert memory(3, "").id not in {m.id for m in found} and len(found) == 30
         assert [h.memory.text for h in index.search(["novel"], 7)] == ["reads novels"]
         index.close()
-
-
-def test_what_another_process_writes_is_read_at_once_also_after_a_quiet_while(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A read knows its searcher is the latest from the folder's time when that time is settled, else from
-    Whoosh's listing: a change by another writer (the owner's command beside a server) is read next."""
-    folder = tmp_path / "index"
-    server, command = MemoryIndex(folder), MemoryIndex(folder)
-    server.open()
-    command.open()
-    server.update([(memory(1, "plays chess"), FileStat(1, 1))])
-    for settled in (False, True):
-        monkeypatch.setattr("personakit.store.index.SETTLED_NS", 0 if settled else 10**18)
-        assert len(server.search(["chess"], None)) == 1 + settled
-        assert len(server.search(["chess"], None)) == 1 + settled  # the folder's time: unchanged
-        command.update([(memory(2 + settled, "plays chess too"), FileStat(2, 1))])
-        assert len(server.search(["chess"], None)) == 2 + settled  # a new generation: seen at once
-    server.search(["chess"], None)  # the new searcher found latest once, by Whoosh's listing
-    looked = []
-    monkeypatch.setattr("whoosh.searching.Searcher.up_to_date", lambda s: looked.append(s) or True)
-    server.search(["chess"], None)
-    server.search(["chess"], None)
-    assert not looked  # settled and unchanged: Whoosh's listing is not asked
-    server.close()
-    command.close()
 
 
 def test_a_first_index_in_batches_takes_every_memory_once(
@@ -177,4 +150,77 @@ def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(
     index.update([], ["copy of memory-1.md"])
     index.update([(memory(2, "keeps bees 2", "approved"), FileStat(2, 2))])
     assert index.count_restricted(["bee"]) == 2
+    index.close()
+
+
+def _everything(index: MemoryIndex) -> object:
+    """All an index holds, by file name: each term's postings (weight and value), the stored fields, the
+    columns, each field's lengths per memory and in all."""
+    reader = index._fresh_searcher().reader()
+    name_of = {doc: reader.stored_fields(doc)["name"] for doc in reader.all_doc_ids()}
+    postings = {}
+    for field in reader.indexed_field_names():
+        for term in reader.lexicon(field):
+            matcher = reader.postings(field, term)
+            found = []
+            while matcher.is_active():
+                found.append((name_of[matcher.id()], matcher.weight(), matcher.value()))
+                matcher.next()
+            postings[field, term] = sorted(found)
+    words = ("words", "restricted_words", "rejected_words")
+    per_memory = {
+        name: (
+            reader.stored_fields(doc),
+            [reader.column_reader(column)[doc] for column in ("id", "tie_break")],
+            [reader.doc_field_length(doc, field) for field in words],
+        )
+        for doc, name in name_of.items()
+    }
+    return postings, per_memory, [reader.field_length(field) for field in words], reader.doc_count_all()
+
+
+@pytest.mark.parametrize("size", [5, PLAIN_SEGMENT_FROM])
+def test_a_memory_is_added_as_whoosh_adds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """`add_document` writes what Whoosh's own `add_document` writes, in each state and with every field,
+    empty or not, repeated words, other scripts, a text whose words repeat its quotes'."""
+    states = ("approved", "unconfirmed", "restricted", "rejected")
+    rows = [
+        (
+            Memory(
+                id=f"m_{i:012x}", text=f"Drinks café {i % 7} with Zoë, drinks tea and 日本茶 again " * (i % 3 + 1),
+                category=("food", "other", "people")[i % 3], state=states[i % 4],  # type: ignore[arg-type]
+                evidence=(f"I drink tea at {i}", "café") if i % 2 else (), proposed_by="host (assistant)" if i % 3 else "",
+                created=f"2026-01-{i % 28 + 1:02d}T00:00:00Z" if i % 5 else "", name=f"memory-{i}.md",
+                problems=("state 'maybe'",) if i % 11 == 0 else (), replaces="m_00000000000a" if i % 6 == 0 else "",
+                similar=("m_00000000000b",) if i % 4 == 1 else (), about=("Carla",) if i % 9 == 0 else (),
+                said="2026-01-02" if i % 8 == 0 else "", until="2027-01-01" if i % 10 == 0 else "",
+                pending=("unseen quote",) if i % 13 == 0 else (),
+            ),
+            FileStat(i, 100 + i, i * 3, i * 7, f"digest{i}"),
+        )
+        for i in range(size)
+    ]  # fmt: skip
+    ours = MemoryIndex(tmp_path / "ours")
+    ours.open()
+    ours.update(rows)
+    monkeypatch.setattr("personakit.store.index.add_document", lambda writer, doc: writer.add_document(**doc))
+    whooshs = MemoryIndex(tmp_path / "whoosh")
+    whooshs.open()
+    whooshs.update(rows)
+    assert _everything(ours) == _everything(whooshs)
+    ours.close()
+    whooshs.close()
+
+
+def test_a_big_batch_replaces_the_memories_already_indexed(tmp_path: Path) -> None:
+    """A big batch looks the files up in the segments' names at once, not one by one: each stays once."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(i, f"plays golf {i}"), FileStat(i, 1)) for i in range(10)])
+    index.update([(memory(i, f"plays chess {i}"), FileStat(i, 2)) for i in range(5, PLAIN_SEGMENT_FROM + 5)])
+    assert index.count() == PLAIN_SEGMENT_FROM + 5
+    assert sorted(h.memory.name for h in index.search(["golf"], None)) == [f"memory-{i}.md" for i in range(5)]
+    assert len(index.search(["chess"], None)) == PLAIN_SEGMENT_FROM
     index.close()
