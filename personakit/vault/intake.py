@@ -43,9 +43,16 @@ log = logging.getLogger("personakit")
 SYNC_BATCH = 10_000  # memories indexed per Whoosh commit when many are taken in at once (a first index)
 
 
-def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True) -> None:
-    """Index changes to the named files (None: every file); with commit, commit the hand edits."""
+def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True, index: bool = True) -> None:
+    """Index changes to the named files (None: every file); with commit, commit the hand edits. Without
+    index, only commit every file's: after a first index that committed nothing, so that the first read
+    did not wait for git's status of every file."""
     with kit.mutating():
+        if not index:
+            if kit.writable and commit:
+                kit.unsettled.clear()
+                commit_hand_edits(kit, None)
+            return
         private = kit.writable  # a file others may read (a hand-made one) is made the owner's only
         started = time.time_ns()
         if names is None:

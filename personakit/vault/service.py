@@ -142,9 +142,14 @@ class PersonaKit(Vault):
         if watch:
             self._watcher = Watcher(self.files.memories, self._on_disk)
             self._watcher.start()
-        if background and not fresh:
-            self._caught_up.clear()
-            threading.Thread(target=self._start_up, name="personakit-sync", daemon=True).start()
+        self._caught_up.clear()
+        if background and fresh:  # a first index: reads wait for it, not for the commit of what changed by
+            self._sync_logged(None, commit=False)  # hand (git's status of every file: 2 s at 100k memories)
+            self._synced.set()
+        if background:
+            threading.Thread(
+                target=self._start_up, args=(fresh,), name="personakit-sync", daemon=True
+            ).start()
         else:
             self._sync_all_logged()
         if self.writable:
@@ -164,12 +169,14 @@ class PersonaKit(Vault):
         self.plain.save(at_least=1)
         self.git_worker.shutdown()
 
-    def _start_up(self) -> None:
-        """A server's start on a known index. Reads check each candidate against the disk, but a file
-        made or changed while no server ran (a copy of a memory, made more private) is no candidate until
-        indexed: the files changed since the index was last level with all of them (one listing of
-        memories/) are taken in before the first answer. The whole pass, which commits, follows once the
-        host's handshake is done; without a known level time, it runs before the first answer."""
+    def _start_up(self, fresh: bool = False) -> None:
+        """A server's start. On a known index, reads check each candidate against the disk, but a file made or
+        changed while no server ran (a copy of a memory, made more private) is no candidate until indexed:
+        those changed since the index was last level (one listing of memories/) are taken in before the first
+        answer, and the whole pass, which commits, after the handshake (without a known level time, before the
+        first answer). After a first index (fresh), only the commit of what changed by hand is left."""
+        if fresh:
+            return self._sync_all_logged(index=False)
         try:
             recent = self.files.changed_since_level()
         except OSError:
@@ -179,10 +186,10 @@ class PersonaKit(Vault):
             self._synced.set()
         self._sync_all_logged(SYNC_AFTER if recent is not None else 0.0)
 
-    def _sync_all_logged(self, after: float = 0.0) -> None:
+    def _sync_all_logged(self, after: float = 0.0, index: bool = True) -> None:
         time.sleep(after)
         try:
-            self._sync_logged(None, commit=True)
+            self._sync_logged(None, commit=True, index=index)
         finally:
             self._synced.set()
             self._caught_up.set()
@@ -200,9 +207,9 @@ class PersonaKit(Vault):
         except Exception as error:  # only a head start: reads read what they need anyway
             log.debug("could not read ahead the common words or mask ahead: %s", error)
 
-    def _sync_logged(self, names: list[str] | None, commit: bool) -> None:
+    def _sync_logged(self, names: list[str] | None, commit: bool, index: bool = True) -> None:
         try:
-            self.sync(names, commit)
+            self.sync(names, commit, index)
         except Exception:
             log.exception("could not bring the index level with the files")
 
@@ -213,13 +220,13 @@ class PersonaKit(Vault):
         if others := {n for n in names if n in self.unsettled or not self.as_written(n)}:
             self.sync(others, settled)
 
-    def sync(self, names: Iterable[str] | None = None, commit: bool = True) -> None:
+    def sync(self, names: Iterable[str] | None = None, commit: bool = True, index: bool = True) -> None:
         """Take in changes to the named files (None: every file): see `personakit.vault.intake`."""
         if commit:
             recover(self)  # a killed `personakit sync` is finished first, so it never looks like a hand edit
             hold_arrivals(self)  # a git pull's commits: a stranger's approvals are held before intake
         with self._calls:
-            take_in(self, names, commit)
+            take_in(self, names, commit, index)
 
     def wait_until_synced(self) -> None:  # for the start-up pass (run in the background by a server)
         self._synced.wait(timeout=600)
@@ -269,15 +276,8 @@ class PersonaKit(Vault):
         self.plain.save()
         if record and self.writable:  # the owner's own `personakit search` is kept out of the ledger
             ids = [m["id"] for m in result["memories"]]
-            self.ledger.record(
-                {
-                    "at": now(),
-                    "host": host,
-                    "question": question[:500],
-                    "ids": ids,
-                    "withheld": result["withheld"],
-                }
-            )
+            self.ledger.record({"at": now(), "host": host, "question": question[:500], "ids": ids,
+                                "withheld": result["withheld"]})  # fmt: skip
         return result
 
     def _fill(self, matched: int, today: date, found: meaning.Expansion) -> list[Memory]:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from owner import commit_all, write_memory
+from owner import commit_all, git, write_memory
 
 from personakit.vault import firstindex
 from personakit.vault.service import PersonaKit
@@ -80,3 +80,25 @@ def test_a_helper_that_fails_leaves_its_share_to_take_in(
     memories, broken, said = indexed(root, caplog)
     assert (memories.keys(), broken) == (expected[0].keys(), expected[1])
     assert "the helper indexing part of the vault stopped" in caplog.text or said
+
+
+def test_a_servers_first_index_answers_reads_then_commits_what_changed_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's first index lets reads in once it is built; git's status of every file, and the commit
+    of a file made by hand meanwhile, follow on a thread of their own: committed once all the same."""
+    monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
+    root = vault_of(tmp_path / "vault")
+    write_memory(root, "by-hand.md", "Keeps bees on the roof", "approved")
+    kit = PersonaKit(root, create=False)
+    kit.start(watch=True, background=True)
+    try:
+        kit.wait_until_synced()
+        assert [m["text"] for m in kit.read("bees", record=False)["memories"]][:1] == [
+            "Keeps bees on the roof"
+        ]
+        assert kit._caught_up.wait(timeout=60)
+        assert git(root, "status", "--porcelain", "--", "memories") == ""
+        assert len(git(root, "log", "--format=%H", "--", "memories/by-hand.md").split()) == 1
+    finally:
+        kit.close()
