@@ -40,6 +40,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     warn(f"serving {where}{' (read-only)' if args.read_only else ''} over stdio, for an assistant's host")
     if sys.stdin.isatty():
         warn("this is the command an assistant's host starts (see the README); press Ctrl-D to stop it")
+    if not args.read_only:  # a vault with no index yet: its first index begins while the rest starts
+        from personakit.vault import firstindex
+
+        firstindex.begin(where)
     from personakit.mcp.server import serve  # the MCP SDK is only imported by the command that needs it
 
     serve(args.vault, read_only=args.read_only)

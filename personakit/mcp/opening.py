@@ -42,6 +42,9 @@ class Opening:
 
     def _open(self) -> None:
         try:
+            from personakit.vault import firstindex  # a first index's helper may be waiting (`serve`)
+
+            firstindex.go()
             from personakit.vault.service import PersonaKit  # the heavy part, on this thread
 
             kit = self._kit or PersonaKit(self._vault)

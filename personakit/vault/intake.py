@@ -67,6 +67,8 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True,
             first = False
         upserts: list[tuple[Memory, FileStat]] = []
         deletes, touched = [], set()
+        if names is None and not first:
+            firstindex.drop()  # an early helper no first index needs: the index was there after all
         helper = firstindex.start(kit, on_disk) if first else None
 
         def index_held() -> None:

@@ -108,6 +108,26 @@ async def test_the_first_read_right_after_tools_list_is_whole(vault: Path, index
     assert all(served[q]["memories"] for q in ("what does the user drink", "which editor for code", "jazz"))
 
 
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_big_vaults_first_index_by_the_server_reads_as_one_made_in_process(vault: Path) -> None:
+    """With 5,200 memories and no index, `serve` begins the first index's helper before the SDK's import
+    and lets it index once the handshake is answered (`vault.firstindex`); a file made by hand included,
+    the first reads are those of a copy indexed in process, and no helper's folder is left."""
+    _memories(vault, 5_200)
+    _hand_made(vault, "Keeps a paper notebook for todo lists")
+    questions = [*QUESTIONS, "paper notebook", "note number 4321"]
+    alone = vault.parent / "alone"  # the same vault, indexed in process
+    shutil.copytree(vault, alone, symlinks=True)
+    expected = _expected(alone, questions)
+    async with connect(vault) as session:
+        await session.list_tools()
+        served = {q: await call(session, "personakit_read", question=q) for q in questions}
+    assert not list((vault / ".personakit").glob("index-part-*"))
+    assert served == expected
+    assert memory_id("Keeps a paper notebook for todo lists") in [m["id"] for m in served["paper notebook"]["memories"]]  # fmt: skip
+
+
 def _start_and_kill(vault: Path, after: float) -> bool:
     """Start a server, wait for its tools/list answer, ask a read, and kill the server (SIGKILL) `after`
     seconds later. Returns whether the read was still unanswered: the vault still opening, or reading."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from owner import commit_all, git, write_memory
 
+from personakit.store.index import MemoryIndex
 from personakit.vault import firstindex
 from personakit.vault.service import PersonaKit
 
@@ -59,9 +60,9 @@ def test_a_shared_first_index_is_the_same_index(
     expected = indexed(alone, caplog)
     monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
     adopted = []
-    real_adopt = firstindex.MemoryIndex.adopt
+    real_adopt = MemoryIndex.adopt
     monkeypatch.setattr(
-        firstindex.MemoryIndex,
+        MemoryIndex,
         "adopt",
         lambda self, part: adopted.append(real_adopt(self, part)) or adopted[-1],
     )
@@ -102,3 +103,56 @@ def test_a_servers_first_index_answers_reads_then_commits_what_changed_by_hand(
         assert len(git(root, "log", "--format=%H", "--", "memories/by-hand.md").split()) == 1
     finally:
         kit.close()
+
+
+def test_a_helper_started_early_gives_the_same_index_whatever_changed_since_it_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`serve` starts the helper before it opens the vault (`begin`). Files changed, deleted and made after
+    the helper listed them are taken in as they are now; the index is the one a start alone makes."""
+    alone = vault_of(tmp_path / "alone")
+    early = tmp_path / "early"
+    shutil.copytree(alone, early, symlinks=True)
+    monkeypatch.setattr(firstindex, "_cores", lambda: 2)
+    ours = ["m230.md", "m231.md", "m232.md"]  # among the last files by name: the helper's share
+
+    def meanwhile(root: Path) -> None:
+        write_memory(root, ours[0], "Plays squash now with zq900x", "approved")
+        (root / "memories" / ours[1]).unlink()
+        write_memory(root, f"{ours[2]}-new.md", "Sails on Sundays with zq901x", "approved")
+
+    meanwhile(alone)
+    expected = indexed(alone, caplog)
+    monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
+    firstindex.begin(early.resolve())
+    helper = firstindex._early
+    assert helper is not None and helper.share == 800  # per mille: a vault this small
+    firstindex.go()
+    helper._feed.join()  # it has listed, read and indexed its share
+    meanwhile(early)
+    assert indexed(early, caplog) == expected
+    assert firstindex._early is None and not list((early / ".personakit").glob("index-part-*"))
+
+
+def test_an_early_helper_no_first_index_needs_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index was there after all (another process built it meanwhile): the helper is stopped and its
+    folder removed; with an index there, none begins."""
+    root = vault_of(tmp_path / "vault")
+    monkeypatch.setattr(firstindex, "_cores", lambda: 2)
+    monkeypatch.setattr(firstindex, "PARALLEL_FROM", 50)
+    firstindex.begin(root.resolve())
+    helper, firstindex._early = firstindex._early, None  # aside while another process's start indexes
+    assert helper is not None
+    kit = PersonaKit(root, create=False)
+    kit.start()
+    kit.close()
+    firstindex._early = helper  # then this process starts, with the index there now
+    kit = PersonaKit(root, create=False)
+    kit.start()
+    kit.close()
+    assert firstindex._early is None and helper.process.poll() is not None
+    assert not list((root / ".personakit").glob("index-part-*"))
+    firstindex.begin(root.resolve())
+    assert firstindex._early is None
