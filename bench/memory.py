@@ -22,7 +22,7 @@ from pathlib import Path
 import anyio
 import generate
 from measure import Env, call, connect, wait_for_git, wait_idle
-from phases import Plan, _burst, _proposals, _reads, _saves
+from phases import WARM_UP, Plan, session_phases
 
 from personakit.core.naming import memory_id
 
@@ -45,7 +45,7 @@ def shown(name: str, s: dict[str, int], started: float) -> str:
 
 
 async def session(env: Env, vault: Path, n: int, plan: Plan, log: Path) -> list[tuple[str, dict[str, int]]]:
-    count = plan.reads + 20
+    count = plan.reads + WARM_UP
     workloads = {"lookup": generate.questions(count), "conversational": generate.conversational(count)}
     ids = generate.vault_ids(n)
     idle = generate.proposals(plan.proposes, ids)
@@ -61,21 +61,14 @@ async def session(env: Env, vault: Path, n: int, plan: Plan, log: Path) -> list[
         seen.append(("connected", status(pid)))
         print(shown(*seen[-1], started), flush=True)
         for questions in workloads.values():
-            for q in questions[:20]:
+            for q in questions[:WARM_UP]:
                 await call(s, "personakit_read", {"question": q})
         seen.append(("warm-up reads", status(pid)))
         print(shown(*seen[-1], started), flush=True)
         await wait_idle(pid)
         seen.append(("idle after start", status(pid)))
         print(shown(*seen[-1], started), flush=True)
-        phases = [
-            *((f"read-{name}", _reads(s, floor, name, qs[20 : 20 + plan.reads], out, quiet))
-              for name, qs in workloads.items()),
-            ("propose (idle each)", _proposals(s, pid, vault, idle, out, quiet)),
-            ("burst", _burst(s, pid, burst, out, quiet)),
-            ("save", _saves(s, pid, vault, plan.saves, out, quiet)),
-        ]  # fmt: skip
-        for name, phase in phases:
+        for name, phase in session_phases(s, floor, pid, vault, plan, workloads, (idle, burst), out, quiet):
             await phase
             seen.append((name, status(pid)))
             print(shown(*seen[-1], started), flush=True)

@@ -113,13 +113,9 @@ async def measure_size(env: Env, plan: Plan, n: int, workloads: dict[str, list[s
                 await call(floor, "echo", {"text": q})
         await wait_idle(pid)
         out["rss after start"] = peak_rss_mb(pid)
-        phases: list[tuple[str, Any]] = [
-            *((f"read-{name}", _reads(session, floor, name, questions[WARM_UP : WARM_UP + plan.reads], out, say))
-              for name, questions in workloads.items()),
-            ("propose", _proposals(session, pid, vault, idle_drafts, out, say)),
-            ("burst", _burst(session, pid, burst_drafts, out, say)),
-            ("save", _saves(session, pid, vault, plan.saves, out, say)),
-        ]  # fmt: skip
+        phases = session_phases(
+            session, floor, pid, vault, plan, workloads, (idle_drafts, burst_drafts), out, say
+        )
         for name, phase in phases:
             profiler = Profiler(plan.py_spy, pid, f"{n}-{name}")
             await phase
@@ -137,6 +133,22 @@ async def measure_size(env: Env, plan: Plan, n: int, workloads: dict[str, list[s
     await wait_for_git(vault)
     out["git size"], out["memories size"] = disk_usage_mb(vault / ".git"), disk_usage_mb(vault / "memories")
     return out
+
+
+def session_phases(
+    session: ClientSession, floor: ClientSession, pid: int, vault: Path, plan: Plan, workloads: dict[str, list[str]],
+    drafts: tuple[list[generate.Draft], list[generate.Draft]], out: Figures, say: Say,
+) -> list[tuple[str, Any]]:  # fmt: skip
+    """The session's timed phases after the warm-up, in order, not yet awaited (`bench/memory.py` walks
+    the same): each workload's reads, proposals with the server idle before each, then back to back
+    (drafts: those two lists), editor saves."""
+    return [
+        *((f"read-{name}", _reads(session, floor, name, questions[WARM_UP : WARM_UP + plan.reads], out, say))
+          for name, questions in workloads.items()),
+        ("propose", _proposals(session, pid, vault, drafts[0], out, say)),
+        ("burst", _burst(session, pid, drafts[1], out, say)),
+        ("save", _saves(session, pid, vault, plan.saves, out, say)),
+    ]  # fmt: skip
 
 
 async def _reads(session: ClientSession, floor: ClientSession, name: str, questions: list[str], out: Figures,

@@ -126,16 +126,22 @@ def _straight(kit: PersonaKit, questions: list[str], monkeypatch: pytest.MonkeyP
         return _reads(kit, questions)
 
 
+def _started(tmp_path: Path, seed: int, count: int) -> tuple[Path, list[str], PersonaKit]:
+    """A vault (`_vault`), count questions of its words, and a PersonaKit started on it, kept keys loaded."""
+    root = tmp_path / "vault"
+    _vault(root)
+    rng = random.Random(seed)
+    questions = [" ".join(rng.choices(WORDS, k=rng.randint(2, 6))) for _ in range(count)]
+    kit = PersonaKit(root, create=False)
+    kit.start()
+    kit.plain.load()
+    return root, questions, kit
+
+
 def test_reads_are_unchanged_scanned_known_kept_and_masked_ahead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "vault"
-    _vault(root)
-    rng = random.Random(9)
-    questions = [" ".join(rng.choices(WORDS, k=rng.randint(2, 6))) for _ in range(60)]
-    first = PersonaKit(root, create=False)
-    first.start()
-    first.plain.load()
+    root, questions, first = _started(tmp_path, seed=9, count=60)
     try:
         expected = _straight(first, questions, monkeypatch)
         assert any("[secret]" in r for r in expected) and any("[email]" in r for r in expected)
@@ -259,13 +265,7 @@ def _helpers(index: Path) -> list[str]:
 def test_masking_ahead_apart_finds_what_masking_here_finds_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "vault"
-    _vault(root)
-    rng = random.Random(3)
-    questions = [" ".join(rng.choices(WORDS, k=rng.randint(2, 6))) for _ in range(40)]
-    kit = PersonaKit(root, create=False)
-    kit.start()
-    kit.plain.load()
+    root, questions, kit = _started(tmp_path, seed=3, count=40)
     try:
         assert kit.index.folder is not None
         expected = _straight(kit, questions, monkeypatch)
