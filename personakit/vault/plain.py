@@ -35,6 +35,7 @@ from personakit.core.memory import VISIBLE_STATES, Memory
 log = logging.getLogger("personakit")
 
 CORE = Path(__file__).resolve().parents[1] / "core"
+HERE = Path(__file__).resolve().parents[2]  # the folder this personakit is imported from
 FILE = "plain"
 KEY = 16
 SAVE_EVERY = 64  # keys found plain before they are appended to the file
@@ -181,8 +182,8 @@ def mask_apart(keeper: PlainKeeper, index: Path, stop: Callable[[], bool]) -> in
     None when it could not run or failed (the caller masks ahead here then)."""
     args = [sys.executable, "-m", "personakit.vault.plain", str(index), str(keeper.file or "")]
     try:
-        child = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        child = subprocess.Popen(  # run from beside this personakit, so that it is the one imported
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=HERE
         )
     except OSError as error:
         log.debug("could not mask ahead in a process of its own: %s", error)

@@ -272,6 +272,12 @@ def test_masking_ahead_apart_finds_what_masking_here_finds_and_writes_nothing(
         here = PlainKeeper(None)
         mask_ahead(here, [hit.memory for hit in kit.index.all()], lambda: False, lambda: False)
         state = sorted(p.name for p in (root / ".personakit").iterdir())
+        other = tmp_path / "elsewhere" / "personakit" / "vault"  # a folder the server was started from
+        other.mkdir(parents=True)
+        for init in (other / "__init__.py", other.parent / "__init__.py"):
+            init.write_text("")
+        (other / "plain.py").write_text("import sys\nsys.stdout.buffer.write(b'x' * 16)\n")
+        monkeypatch.chdir(other.parents[1])  # its personakit is not the one the helper runs
         taken = mask_apart(kit.plain, kit.index.folder, lambda: False)
         assert taken == len(here.plain.keys) > 0  # no secret, no address, no restricted memory among them
         assert kit.plain.plain.keys == here.plain.keys
