@@ -70,7 +70,7 @@ WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
 WARM_SHARE = 0.01  # words more than this share of the memories have are read ahead after start
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
-SETTLED_NS = 100_000_000  # a folder changed longer ago than this has a time no later change can share
+SETTLED_NS = 2_000_000_000  # a folder time older than this, no later change shares (FAT's tick: 2 s)
 
 
 def indexed_words(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -> str:
@@ -180,7 +180,7 @@ class MemoryIndex:
     def _latest(self) -> bool:
         """Is the searcher of the latest generation? Whoosh lists the folder (16 us; up to four times a read).
         Each generation adds a file there, so an unchanged folder time holds no newer one (2 us): unless
-        that time is recent, as file times move in ticks of a few ms."""
+        that time is recent, as file times move in ticks (a few ms on ext4 and APFS, 1-2 s on others)."""
         try:
             changed = os.stat(self.folder).st_mtime_ns if self.folder is not None else None
         except OSError:

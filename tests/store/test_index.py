@@ -75,12 +75,39 @@ def test_postings_kept_for_a_searcher_never_hide_a_change(
         assert index.count_restricted(["chess"]) == 1  # a new searcher, with nothing kept from the old
         index.update([(memory(100, "plays chess daily", created="2027-01-01T00:00:00Z"), FileStat(100, 1))])
         assert index.search(["chess", "play", "daili"], 1)[0].memory.id == memory(100, "").id
+        assert index.search(["novel"], 7) == []  # kept as no memory of the kept segment having it
         # A memory of the kept segment changes: its old version there is deleted, never found again.
         index.update([(memory(3, "reads novels"), FileStat(3, 2))])
         found = [h.memory for h in index.search(["chess"], None)]
         assert memory(3, "").id not in {m.id for m in found} and len(found) == 30
         assert [h.memory.text for h in index.search(["novel"], 7)] == ["reads novels"]
         index.close()
+
+
+def test_what_another_process_writes_is_read_at_once_also_after_a_quiet_while(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read knows its searcher is the latest from the folder's time when that time is settled, else from
+    Whoosh's listing: a change by another writer (the owner's command beside a server) is read next."""
+    folder = tmp_path / "index"
+    server, command = MemoryIndex(folder), MemoryIndex(folder)
+    server.open()
+    command.open()
+    server.update([(memory(1, "plays chess"), FileStat(1, 1))])
+    for settled in (False, True):
+        monkeypatch.setattr("personakit.store.index.SETTLED_NS", 0 if settled else 10**18)
+        assert len(server.search(["chess"], None)) == 1 + settled
+        assert len(server.search(["chess"], None)) == 1 + settled  # the folder's time: unchanged
+        command.update([(memory(2 + settled, "plays chess too"), FileStat(2, 1))])
+        assert len(server.search(["chess"], None)) == 2 + settled  # a new generation: seen at once
+    server.search(["chess"], None)  # the new searcher found latest once, by Whoosh's listing
+    looked = []
+    monkeypatch.setattr("whoosh.searching.Searcher.up_to_date", lambda s: looked.append(s) or True)
+    server.search(["chess"], None)
+    server.search(["chess"], None)
+    assert not looked  # settled and unchanged: Whoosh's listing is not asked
+    server.close()
+    command.close()
 
 
 def test_a_first_index_in_batches_takes_every_memory_once(
