@@ -44,6 +44,7 @@ HELPER_SHARE = 0.5  # of the files (the helper also pays for starting Python and
 EARLY_HEAD = 3_000  # memories' worth of work `serve` does before it indexes: an early helper takes more
 BATCH = 10_000  # memories per Whoosh commit in the helper, as in `take_in`
 PART = "index-part-"  # the helper's index, a folder in .personakit/
+HERE = Path(__file__).resolve().parents[2]  # the folder this personakit is imported from
 Answer = tuple[list[str], dict[str, FileStat]]  # the files handed back; those indexed, at the stat read
 
 _early: Helper | None = None  # started by `begin`, for the first index `start` is asked for
@@ -65,7 +66,10 @@ class Helper:
         shutil.rmtree(self.part, ignore_errors=True)
         command = [sys.executable, "-m", "personakit.vault.firstindex", str(state.parent), str(self.part)]
         # Its index holds every memory's text, restricted ones too: the owner's only, whoever started it.
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, umask=0o077)
+        # Run from beside this personakit, so that it is the one imported (not one in the server's folder).
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, umask=0o077, cwd=HERE
+        )
         self.answer: list[bytes] = []
         self._feed = threading.Thread(target=self._talk, args=(pickle.dumps(request),), daemon=True)
         self._sent = False
@@ -106,7 +110,7 @@ class Helper:
         if code == 0 and self.answer:
             try:
                 answer = pickle.loads(self.answer[0])
-                kit.indexed(lambda: kit.index.adopt(self.part))
+                kit.index.adopt(self.part)  # not `indexed`: its repair would start a first index again
             except Exception as error:
                 log.warning(
                     "the helper's share of the first index could not be taken in (%s); indexing it here",
@@ -156,7 +160,7 @@ def begin(root: Path) -> None:
         if count >= PARALLEL_FROM:  # its share, larger for the head start this process gives it
             _early = Helper(state, int(1000 * min(0.8, (count + EARLY_HEAD) / (2 * count))))
     except OSError as error:
-        log.info("no early helper for the first index (%s)", error)
+        log.debug("no early helper for the first index (%s)", error)  # the start says what is wrong
 
 
 def go() -> None:

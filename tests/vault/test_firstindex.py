@@ -66,6 +66,14 @@ def test_a_shared_first_index_is_the_same_index(
         "adopt",
         lambda self, part: adopted.append(real_adopt(self, part)) or adopted[-1],
     )
+    planted = tmp_path / "elsewhere" / "personakit" / "vault"  # the folder the server was started from
+    planted.mkdir(parents=True)
+    for init in (planted / "__init__.py", planted.parent / "__init__.py"):
+        init.write_text("")
+    (planted / "firstindex.py").write_text(
+        "import pickle, sys\nsys.stdout.buffer.write(pickle.dumps(([], {})))\n"
+    )
+    monkeypatch.chdir(planted.parents[1])  # its personakit is not the one the helper runs
     assert indexed(tmp_path / "shared", caplog) == expected
     assert adopted and adopted[0] > 100  # the helper really indexed its half (less what it handed back)
     assert not list((tmp_path / "shared" / ".personakit").glob("index-part-*"))
