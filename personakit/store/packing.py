@@ -48,6 +48,7 @@ from pathlib import Path
 
 from personakit.store.files import VaultFiles
 from personakit.store.objects.trees import STORED
+from personakit.store.private import run_own
 
 LOOSE_LIMIT = 256  # estimated loose objects past which the packer starts (about 4 per commit)
 LOOSE_BYTES = 64 * 1024 * 1024  # or trees stored uncompressed by this process (8 commits at 100k)
@@ -111,9 +112,9 @@ def maybe_pack(root: Path, opening: bool = False) -> bool:
         _started["at"] = time.monotonic()
         STORED["bytes"] = 0
     try:
-        packer = subprocess.Popen(
-            [sys.executable, "-m", "personakit.store.packing", str(root), str(GRACE)],
-            cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        packer = run_own(
+            "personakit.store.packing", str(root), str(GRACE),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,  # not the terminal's: Ctrl-C on a command leaves it working
         )  # fmt: skip
     except OSError:

@@ -6,19 +6,32 @@
 - **Private.** PersonaKit runs with umask 077, so every file it (and git, its child) creates is the
   owner's only; the vault's folders are made 0700 and its files lose group and others' permissions at
   start. `loose` lists what is still readable by others, for `personakit doctor`.
+- **Our own code.** A helper process (`run_own`: the packer, the first index's, masking ahead's) runs
+  `python -m` from beside this personakit: from any other folder, `-m` imports a `personakit` package
+  there first, be it one a remote planted in the vault or one in the folder a host started us from.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from personakit.errors import PersonaKitError
 from personakit.store.files import STATE_DIR
 
 PLACES = ("memories", STATE_DIR, ".git")  # what PersonaKit reads and writes in a vault
+BESIDE = Path(__file__).resolve().parents[2]  # the folder this personakit is imported from
+
+
+def run_own(module: str, *args: str, **popen: Any) -> subprocess.Popen[bytes]:
+    """`python -m module args`, one of PersonaKit's own modules in a process of its own, run from beside
+    this personakit so that it is the one imported (see "Our own code" above)."""
+    return subprocess.Popen([sys.executable, "-m", module, *args], cwd=BESIDE, **popen)
 
 
 def private_umask() -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from personakit.store.files import STATE_DIR, FileStat, VaultFiles, digest
+from personakit.store.private import run_own
 
 if TYPE_CHECKING:  # the helper process imports only what it indexes with (not git, not masking)
     from personakit.vault.state import Vault
@@ -44,7 +45,6 @@ HELPER_SHARE = 0.5  # of the files (the helper also pays for starting Python and
 EARLY_HEAD = 3_000  # memories' worth of work `serve` does before it indexes: an early helper takes more
 BATCH = 10_000  # memories per Whoosh commit in the helper, as in `take_in`
 PART = "index-part-"  # the helper's index, a folder in .personakit/
-HERE = Path(__file__).resolve().parents[2]  # the folder this personakit is imported from
 Answer = tuple[list[str], dict[str, FileStat]]  # the files handed back; those indexed, at the stat read
 
 _early: Helper | None = None  # started by `begin`, for the first index `start` is asked for
@@ -64,12 +64,11 @@ class Helper:
         self.on_disk: dict[str, FileStat] = {}
         self.part = state / f"{PART}{os.getpid()}"
         shutil.rmtree(self.part, ignore_errors=True)
-        command = [sys.executable, "-m", "personakit.vault.firstindex", str(state.parent), str(self.part)]
         # Its index holds every memory's text, restricted ones too: the owner's only, whoever started it.
-        # Run from beside this personakit, so that it is the one imported (not one in the server's folder).
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, umask=0o077, cwd=HERE
-        )
+        self.process = run_own(
+            "personakit.vault.firstindex", str(state.parent), str(self.part),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, umask=0o077,
+        )  # fmt: skip
         self.answer: list[bytes] = []
         self._feed = threading.Thread(target=self._talk, args=(pickle.dumps(request),), daemon=True)
         self._sent = False

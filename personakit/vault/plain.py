@@ -31,11 +31,11 @@ from pathlib import Path
 
 from personakit.core.masking import MAX_QUOTES, Plain, plain_key
 from personakit.core.memory import VISIBLE_STATES, Memory
+from personakit.store.private import run_own
 
 log = logging.getLogger("personakit")
 
 CORE = Path(__file__).resolve().parents[1] / "core"
-HERE = Path(__file__).resolve().parents[2]  # the folder this personakit is imported from
 FILE = "plain"
 KEY = 16
 SAVE_EVERY = 64  # keys found plain before they are appended to the file
@@ -180,11 +180,11 @@ def mask_apart(keeper: PlainKeeper, index: Path, stop: Callable[[], bool]) -> in
     is the reads'. The process reads the index and the kept keys, never writes, and sends back the keys
     of the memories it finds plain (16 bytes each: no text leaves it). Returns how many came back, or
     None when it could not run or failed (the caller masks ahead here then)."""
-    args = [sys.executable, "-m", "personakit.vault.plain", str(index), str(keeper.file or "")]
     try:
-        child = subprocess.Popen(  # run from beside this personakit, so that it is the one imported
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=HERE
-        )
+        child = run_own(
+            "personakit.vault.plain", str(index), str(keeper.file or ""),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
     except OSError as error:
         log.debug("could not mask ahead in a process of its own: %s", error)
         return None
@@ -222,18 +222,18 @@ def _apart(index: str, plain_file: str) -> int:
     server = os.getppid()
     keeper = PlainKeeper(Path(plain_file).parent if plain_file else None)
     keeper.load(only_read=True)
-    out, sent = sys.stdout.buffer, 0
+    found = keeper.plain.added
+    sent = 0
     for memory in stored_memories(Path(index)):
+        if os.getppid() != server:
+            return 0
         if memory.state in VISIBLE_STATES:
             keeper.plain.shown(memory.text, memory.evidence[:MAX_QUOTES])
-        if len(keeper.plain.added) - sent >= SAVE_EVERY or os.getppid() != server:
-            if os.getppid() != server:
-                return 0
-            out.write(b"".join(keeper.plain.added[sent:]))
-            out.flush()
-            sent = len(keeper.plain.added)
-    out.write(b"".join(keeper.plain.added[sent:]))
-    out.flush()
+        if len(found) - sent >= SAVE_EVERY:
+            sys.stdout.buffer.write(b"".join(found[sent:]))
+            sys.stdout.buffer.flush()
+            sent = len(found)
+    sys.stdout.buffer.write(b"".join(found[sent:]))
     return 0
 
 

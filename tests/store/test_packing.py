@@ -194,8 +194,15 @@ def test_opening_a_vault_starts_the_daily_look(vault: Path, monkeypatch: pytest.
     monkeypatch.setattr(packing, "DEEP_FROM", 0)
     monkeypatch.setattr(packing, "AGAIN_AFTER", 0.0)
     monkeypatch.setattr(packing, "GRACE", 0.0)
+    planted = vault / "personakit" / "store"  # as a remote may plant it beside memories/: never run
+    planted.mkdir(parents=True)
+    for init in (planted / "__init__.py", planted.parent / "__init__.py"):
+        init.write_text("")
+    (planted / "packing.py").write_text("import pathlib\npathlib.Path('planted-ran').write_text('')\n")
+    monkeypatch.chdir(vault)  # and the folder PersonaKit was started from
     assert packing.maybe_pack(vault, opening=True)  # never looked at
     packer_done(vault)
+    assert not list(vault.rglob("planted-ran"))
     assert packing.record(vault / ".git")["looked"] > time.time() - 60
     assert not packing.maybe_pack(vault, opening=True)  # looked at a moment ago
     assert not packing.maybe_pack(vault)
