@@ -34,7 +34,7 @@ from personakit.core.reading import tie_break
 from personakit.store.files import FileStat
 from personakit.store.postings import Kept, breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
-from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names
+from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened
 
 log = logging.getLogger("personakit")
 
@@ -169,10 +169,8 @@ class MemoryIndex:
 
     def _fresh_searcher(self) -> Searcher:
         if self._searcher is not None and not self._latest():
-            # Not Searcher.refresh(): in whoosh-ng 5.4 a refreshed searcher keeps seeing deleted (replaced)
-            # documents, and cannot refresh at all from an empty index. A new searcher is slower, and right.
-            self._searcher.close()
-            self._searcher = None
+            old, self._searcher = self._searcher, None
+            self._searcher, self._seen = reopened(self._ix, old), None  # old's unchanged segments' readers
         if self._searcher is None:
             self._searcher, self._seen = self._ix.searcher(), None
         return self._searcher

@@ -15,11 +15,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from whoosh.codec.whoosh3 import W3Codec  # type: ignore[attr-defined]
+from whoosh.codec.whoosh3 import W3Codec, W3PerDocReader  # type: ignore[attr-defined]
 from whoosh.filedb.compound import SubFile  # type: ignore[attr-defined]
 from whoosh.filedb.filestore import FileStorage, RamStorage  # type: ignore[attr-defined]
 from whoosh.filedb.structfile import StructFile  # type: ignore[attr-defined]
 from whoosh.formats import Existence  # type: ignore[attr-defined]
+from whoosh.reading import MultiReader, SegmentReader  # type: ignore[attr-defined]
+from whoosh.searching import Searcher  # type: ignore[attr-defined]
 from whoosh.system import pack_uint  # type: ignore[attr-defined]
 
 _SPACED = re.compile(r"[^ \t\r\n]+")  # a KEYWORD field's words: whoosh.analysis.SpaceSeparatedTokenizer's
@@ -32,6 +34,19 @@ class LeanCodec(W3Codec):  # type: ignore[misc]
 
     __module__ = "personakit.store.index"  # the name segments were written with before it moved here
     length_stats = False
+
+    def per_document_reader(self, storage: Any, segment: Any) -> Any:
+        return PerDocument(storage, segment)
+
+
+class PerDocument(W3PerDocReader):  # type: ignore[misc]
+    """Whoosh's per-document reader, knowing after one look that a field has no lengths column: Whoosh
+    looks again (a `stat`) for each document and field a merge copies, a third of merging a small segment."""
+
+    def _cached_reader(self, fieldname: str, column: Any) -> Any:
+        if fieldname not in self._readers:
+            self._readers[fieldname] = super()._cached_reader(fieldname, column)
+        return self._readers[fieldname]
 
 
 class Folder(FileStorage):  # type: ignore[misc]
@@ -69,6 +84,44 @@ class Pread(StructFile):  # type: ignore[misc]
         part = Pread(SubFile(self.file, offset, length), name=name)  # reads in order go through SubFile
         part._fd, part._base = self._fd, self._base + offset
         return part
+
+
+def reopened(ix: Any, old: Any) -> Any:
+    """A searcher of the index's latest generation that keeps `old`'s reader of each segment left as it was
+    (its deletions too) and closes the others. Opening a segment's reader reads its tables (about 1 ms),
+    and a commit of a few memories leaves the big segments alone. Not Whoosh's Searcher.refresh(): in
+    whoosh-ng 5.4 it keeps a merged segment's reader beside the new one's (replaced documents seen)."""
+    info = ix._read_toc()
+    leaves = [leaf for leaf, _ in old.reader().leaf_readers() if isinstance(leaf, SegmentReader)]
+    kept = {leaf.segment().segment_id(): leaf for leaf in leaves}
+    readers: list[Any] = []
+    try:
+        for segment in info.segments:
+            leaf = kept.get(segment.segment_id())
+            if leaf is not None and _deleted(leaf.segment()) == _deleted(segment):
+                del kept[segment.segment_id()]
+                leaf._gen = info.generation  # a lone reader is the searcher's: its generation is checked
+            else:
+                segment.validate(ix.storage)
+                leaf = SegmentReader(ix.storage, info.schema, segment, generation=info.generation)
+            readers.append(leaf)
+    except BaseException:
+        for leaf in [*readers, *kept.values()]:
+            leaf.close()
+        raise
+    for leaf in kept.values():
+        leaf.close()
+    if len(readers) != 1:
+        return (
+            ix.searcher()
+            if not readers
+            else Searcher(MultiReader(readers, generation=info.generation), fromindex=ix)
+        )
+    return Searcher(readers[0], fromindex=ix)
+
+
+def _deleted(segment: Any) -> set[int]:
+    return set(segment.deleted_docs()) if segment.has_deletions() else set()
 
 
 def add_document(writer: Any, doc: dict[str, Any]) -> None:

@@ -251,3 +251,42 @@ def test_a_big_batch_replaces_the_memories_already_indexed(tmp_path: Path) -> No
     assert sorted(h.memory.name for h in index.search(["golf"], None)) == [f"memory-{i}.md" for i in range(5)]
     assert len(index.search(["chess"], None)) == PLAIN_SEGMENT_FROM
     index.close()
+
+
+def test_a_searcher_after_a_change_keeps_the_readers_of_unchanged_segments_and_sees_every_change(
+    tmp_path: Path,
+) -> None:
+    """After each small commit (a new memory, a changed one, a removed one; Whoosh merges small segments
+    on the way) the searcher keeps the readers of segments left as they were, finds what a searcher opened
+    anew finds, and leaves no file open behind it."""
+    import os
+    import random
+
+    folder = tmp_path / "index"
+    index = MemoryIndex(folder)
+    index.open()
+    index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(40)])
+    rng, reused, fds = random.Random(7), 0, []
+    for step in range(60):
+        before = {id(leaf) for leaf, _ in index._fresh_searcher().reader().leaf_readers()}
+        i = rng.randrange(80)
+        if step % 5 == 4:
+            index.update([], [f"memory-{i}.md"])
+        else:
+            index.update([(memory(i, f"plays chess {i} step {step}"), FileStat(i, step + 2))])
+        after = {id(leaf) for leaf, _ in index._fresh_searcher().reader().leaf_readers()}
+        reused += bool(before & after)
+        anew = MemoryIndex(folder)
+        anew.open()
+        for words in (["chess"], [f"{step}"], ["step"]):
+            assert sorted(h.memory.id for h in index.search(words, None)) == sorted(
+                h.memory.id for h in anew.search(words, None)
+            )
+        assert [h.memory.text for h in index.by_id(memory(i, "").id)] == [
+            h.memory.text for h in anew.by_id(memory(i, "").id)
+        ]
+        anew.close()
+        fds.append(len(os.listdir("/proc/self/fd")))
+    assert reused > 30  # most commits left the big segment's reader in place
+    assert max(fds[20:]) <= max(fds[:20]) + 2  # the readers let go are closed
+    index.close()
