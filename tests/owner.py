@@ -99,3 +99,27 @@ def author(vault: Path, rev: str = "HEAD") -> str:
 
 def clean(vault: Path) -> bool:
     return git(vault, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+STUCK = """
+import os, time
+from personakit.store.objects import refs
+
+def move(self, *args, **kwargs):  # HEAD's branch never moves: the process stops here, to be killed
+    with open({stuck!r}, "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(60)
+
+refs.Refs.move = move
+"""
+
+
+def stuck_before_head_moves(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """The environment for a PersonaKit process that stops right before it moves HEAD (its files written,
+    its commit's objects made), and the file that holds its pid once it has stopped there."""
+    folder, stuck = tmp_path / "stuck-site", tmp_path / "stuck.pid"
+    folder.mkdir(exist_ok=True)
+    stuck.unlink(missing_ok=True)
+    (folder / "sitecustomize.py").write_text(STUCK.format(stuck=str(stuck)))
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH", "")]))
+    return {"PYTHONPATH": path}, stuck

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -146,7 +147,7 @@ def _left_by_dead_personakit(notes: Path, written: float) -> bool:
     except OSError:
         return False
     for note in entries:
-        pid = note.name.removeprefix(_INTENT)
+        pid = note.name.removeprefix(_INTENT).partition(".")[0]
         try:
             started = note.stat().st_mtime
         except OSError:
@@ -156,13 +157,14 @@ def _left_by_dead_personakit(notes: Path, written: float) -> bool:
     return False
 
 
-def clear_if_stale(lock: Path, worktree: Path, git_dir: Path, notes: Path) -> None:
-    """At start: remove lock if it is stale, then the notes dead PersonaKit processes left."""
-    if lock.exists() and examine(lock, worktree, git_dir, notes).stale:
-        lock.unlink(missing_ok=True)
-        log.info("removed a stale %s that no running program held", lock)
+def clear_if_stale(locks: list[Path], worktree: Path, git_dir: Path, notes: Path) -> None:
+    """At start: remove each lock that is stale, then the notes dead PersonaKit processes left."""
+    for lock in locks:
+        if lock.exists() and examine(lock, worktree, git_dir, notes).stale:
+            lock.unlink(missing_ok=True)
+            log.info("removed a stale %s that no running program held", lock)
     for note in notes.glob(_INTENT + "*"):
-        pid = note.name.removeprefix(_INTENT)
+        pid = note.name.removeprefix(_INTENT).partition(".")[0]
         if pid.isdigit() and not alive(int(pid)):
             note.unlink(missing_ok=True)
 
@@ -196,8 +198,9 @@ def run_taking(
 
 @contextmanager
 def intent(notes: Path) -> Iterator[None]:
-    """Leave a note, for as long as a git command that may take index.lock runs, that this process runs it."""
-    note = notes / f"{_INTENT}{os.getpid()}"
+    """Leave a note, for as long as a git command that may take a lock runs, that this process runs it (a
+    note for each thread: git's index and HEAD's branch are changed at once, by two threads)."""
+    note = notes / f"{_INTENT}{os.getpid()}.{threading.get_ident()}"
     try:
         note.touch()
     except OSError:  # a vault that cannot be written takes no lock

@@ -37,6 +37,7 @@ from personakit.store.objects.commits import (
     identity_note,
 )
 from personakit.store.objects.gitindex import GitIndex
+from personakit.store.objects.refs import Moved, Refs
 from personakit.store.objects.signing import Signing, config_files
 from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs, stamp
 from personakit.store.ownerindex import OwnerIndex
@@ -63,6 +64,7 @@ class History:
         self._dirs: tuple[Path, Path] | None = None
         self._clean_index: tuple[int, int] | None = None
         self._trees: Trees | None = None
+        self._refs = Refs(self.dirs, self._run, self.state)
         self._commit_writer: Commits | None = None
         self._attributes = Attributes(root, lambda *args: self._run("check-attr", *args), self.dirs)
         self._signing = Signing(lambda: self.git.config("--type=bool", "--get", "commit.gpgsign",
@@ -115,7 +117,8 @@ class History:
     def prepare(self) -> None:
         """At start, under the vault lock: make git's index one every git reads, and catch up on it."""
         self.state.mkdir(exist_ok=True)
-        gitlock.clear_if_stale(self.dirs()[0] / "index.lock", self.root, self.dirs()[1], self.state)
+        locks = [self.dirs()[0] / "index.lock", *Refs.locks(*self.dirs())]
+        gitlock.clear_if_stale(locks, self.root, self.dirs()[1], self.state)
         asked = self.git.config("--show-scope", "--get-regexp", ownerindex.FORMAT_KEYS, with_exceptions=False)
         split = bool(self._run("rev-parse", "--shared-index-path").strip())
         self.owner_index.prepare(asked, self.dirs()[0] / "index", split)
@@ -194,11 +197,10 @@ class History:
                     commit = None
                     break
                 commit = self._commit_tree(tree, head, message, author)
+                who = self._commit_writer.committer(commit) if self._commit_writer else None
                 try:
-                    self._run(
-                        "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", commit, head or ""
-                    )
-                except GitCommandError:
+                    self._refs.move(commit, head, f"commit: {message.splitlines()[0]}", who)
+                except (GitCommandError, Moved):
                     trees.forget()
                     if self.head() == head:
                         raise  # not a race: git could not move HEAD at all (a held ref lock, say)

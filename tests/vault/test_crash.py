@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from git import Repo
+from owner import stuck_before_head_moves
 
 from personakit.core.memory import parse_memory
 from personakit.errors import PersonaKitError
@@ -170,28 +171,20 @@ def test_a_refused_commit_leaves_nothing_in_the_index(vault: Path) -> None:
 
 def test_a_proposal_killed_before_its_commit_stays_the_assistants(vault: Path, tmp_path: Path) -> None:
     """Killed at the one instant that matters: the file is written, the commit has not happened."""
-    wrapper, stuck = tmp_path / "bin" / "git", tmp_path / "stuck.pid"
-    wrapper.parent.mkdir()
-    wrapper.write_text(  # a git whose update-ref (the move of HEAD) never returns
-        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = update-ref ] && echo $$ > {stuck} && exec sleep 60; done\n'
-        f'exec {shutil.which("git")} "$@"\n'
-    )
-    wrapper.chmod(0o755)
-    env = {**server_env(), "PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
-    server = RawServer(vault, env=env, host="killed-host")
+    extra, stuck = stuck_before_head_moves(tmp_path)
+    server = RawServer(vault, env=server_env() | extra, host="killed-host")
     try:
         server.send("tools/call", {
             "name": "personakit_propose",
             "arguments": {"text": "Naps after lunch", "quote": "I nap", "category": "other"},
         })  # fmt: skip
         deadline = time.monotonic() + 30
-        while not stuck.exists() and time.monotonic() < deadline:
+        while not (stuck.exists() and stuck.read_text().strip()) and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert stuck.exists(), "the server never reached its commit"
         assert (vault / "memories" / "naps-after-lunch.md").exists()
     finally:
         server.close(kill=True)
-        if stuck.exists() and stuck.read_text().strip():
-            os.kill(int(stuck.read_text()), 9)
     kit = PersonaKit(vault)  # the next start, with the real git
     kit.start()
     kit.close()

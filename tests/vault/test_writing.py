@@ -12,24 +12,18 @@ import time
 from pathlib import Path
 
 import pytest
-from owner import author, git, propose, subjects
+from owner import author, git, propose, stuck_before_head_moves, subjects
 
 from personakit.vault.service import PersonaKit
 
 
 def killed_before_commit(vault: Path, tmp_path: Path, *args: str) -> None:
-    """Run `personakit ARGS` with a git whose update-ref (the move of HEAD) never returns; kill it there."""
-    wrapper, stuck = tmp_path / "bin" / "git", tmp_path / "stuck.pid"
-    wrapper.parent.mkdir(exist_ok=True)
-    stuck.unlink(missing_ok=True)
-    wrapper.write_text(
-        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = update-ref ] && echo $$ > {stuck} && exec sleep 60; done\n'
-        f'exec {shutil.which("git")} "$@"\n'
-    )
-    wrapper.chmod(0o755)
-    env = dict(os.environ) | {"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"}
+    """Run `personakit ARGS`, stopped right before it moves HEAD (the files written); kill it there."""
+    extra, stuck = stuck_before_head_moves(tmp_path)
     command = [sys.executable, "-m", "personakit", *args, "--vault", str(vault)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command, env=os.environ | extra, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 30
         while not (stuck.exists() and stuck.read_text().strip()) and time.monotonic() < deadline:
@@ -39,8 +33,6 @@ def killed_before_commit(vault: Path, tmp_path: Path, *args: str) -> None:
     finally:
         process.kill()
         process.wait()
-        if stuck.exists() and stuck.read_text().strip():
-            os.kill(int(stuck.read_text()), 9)
 
 
 def next_start(vault: Path) -> None:

@@ -114,6 +114,7 @@ class Commits:
         self._key: tuple[object, ...] | None = None
         self._who: dict[str, tuple[str, str]] = {}
         self._plain = False
+        self._committed = ("", "")
 
     def make(self, tree: str, parent: str | None, message: str, env: Mapping[str, str],
              by: tuple[str, str] | None, date: str | None = None, sign: bool = True) -> str:  # fmt: skip
@@ -165,7 +166,13 @@ class Commits:
         lines = [f"tree {tree}", *([f"parent {parent}"] if parent else []),
                  f"author {author[0]} <{author[1]}> {when}", f"committer {committer[0]} <{committer[1]}> {when}",
                  "", message if message.endswith("\n") else message + "\n"]  # fmt: skip
-        return self.objects.write(b"commit", ["\n".join(lines).encode("utf-8")]).hex()
+        made = self.objects.write(b"commit", ["\n".join(lines).encode("utf-8")]).hex()
+        self._committed = (made, f"{committer[0]} <{committer[1]}> {when}")
+        return made
+
+    def committer(self, commit: str) -> str | None:
+        """Who committed commit and when ("Name <email> seconds zone"), when it was written here last."""
+        return self._committed[1] if self._committed[0] == commit else None
 
     def _refresh(self, whole: Mapping[str, str]) -> None:
         stamps: list[tuple[int, int] | None] = []
