@@ -1,12 +1,11 @@
 """Git, the vault's log: every proposal and decision is one commit. The only module that imports GitPython.
 
 A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
-are written here (`store/objects/`), then `update-ref` moves HEAD by compare-and-swap, while git's own
-index gets the committed paths and nothing else (`store/ownerindex.py`, in the process when nothing is
-unusual). What the owner staged stays staged and out of PersonaKit's commits. No owner hook runs
-(`core.hooksPath=/dev/null` on every command); commits are signed when the owner's config asks
-(`store/objects/signing.py`); another program's `index.lock` is left alone unless it is dead
-(`store/gitlock.py`). docs/design.md says why.
+are written here (`store/objects/`), then HEAD moves by compare-and-swap (`store/objects/refs.py`),
+while git's index gets the committed paths and nothing else (`store/ownerindex.py`). What the owner
+staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null` on
+every command); commits are signed when the owner's config asks (`store/objects/signing.py`); another
+program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
 Callers hold the vault lock, so PersonaKit processes never race each other here.
 """
 
@@ -88,10 +87,8 @@ class History:
     def keep_private(self) -> None:
         """Have git make the repository's files the owner's only, whoever runs git in it and whatever
         their umask (`core.sharedRepository=0600`: files 0600 or 0400, folders 0700)."""
-        if (
-            self.git.config("--local", "--get", "core.sharedRepository", with_exceptions=False).strip()
-            == "0600"
-        ):
+        shared = self.git.config("--local", "--get", "core.sharedRepository", with_exceptions=False)
+        if shared.strip() == "0600":
             return
         try:
             self.git.config("--local", "core.sharedRepository", "0600")
@@ -184,7 +181,7 @@ class History:
         staging.start()
         try:
             for attempt in range(6):
-                if attempt == 0 and built.tree is not None:  # update-ref's compare-and-swap checks the HEAD
+                if attempt == 0 and built.tree is not None:  # the move's compare-and-swap checks the HEAD
                     head, head_tree, tree = built.head, built.head_tree, built.tree
                     trees.objects.write_all(built.unwritten)
                 else:
@@ -214,7 +211,7 @@ class History:
             trees.forget()
             staging.join()
             self.owner_index.put_back(list(built.changes))  # HEAD's entries again: nothing was committed
-            if isinstance(error, GitCommandError):
+            if isinstance(error, (GitCommandError, Moved)):
                 raise PersonaKitError(f"git could not record the change ({_said(error)})") from None
             raise
         staging.join()
@@ -384,9 +381,9 @@ class Commit:
     subject: str
 
 
-def _said(error: GitCommandError) -> str:
+def _said(error: GitCommandError | Moved) -> str:
     """What git said went wrong (its first `fatal:` or `error:` line), for a sentence."""
-    said = [line.strip() for line in (error.stderr or "").splitlines() if line.strip()]
+    said = [line.strip() for line in (getattr(error, "stderr", "") or "").splitlines() if line.strip()]
     said = [line.removeprefix("stderr: ").strip("'").strip() for line in said]
     worst = [line for line in said if line.startswith(("fatal:", "error:"))]
     return (worst or said or [str(error)])[0]

@@ -10,8 +10,8 @@ temporary file first and is linked into place, so a kill leaves no partial objec
 there is not written again. Any git reads them.
 
 The kept trees are those of one commit (`commit`). The caller (store/history.py, which runs git) checks
-it against HEAD, and `update-ref`'s compare-and-swap catches a HEAD that moved meanwhile; then the trees
-are read again from the new HEAD (`reset`, and `read` for each folder on demand). Memory: one bytes
+it against HEAD, and the move's compare-and-swap (`refs.py`) catches a HEAD that moved meanwhile; then
+the trees are read again from the new HEAD (`reset`, and `read` for each folder on demand). Memory: one bytes
 object per entry, about 100 bytes, so about 1 MB at 10k memories and 11 MB at 100k.
 """
 
