@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from array import array
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -307,25 +308,57 @@ def in_text(
     reader: Any, fields: Sequence[str], terms: list[str], among: list[int] | None, weight: int
 ) -> set[int]:
     """The documents having one of terms in their text (a posting at least `weight` heavy, in any of
-    fields: a word only a quote has does not count); with among (ascending), only among those. Walked
-    one posting at a time and kept nowhere: for a proposal's near-duplicate check, not for reads."""
+    fields: a word only a quote has does not count); with among (ascending), only among those. Read a
+    segment at a time, a block of postings at a time when all are wanted, and kept nowhere: for a
+    proposal's near-duplicate check, not for reads."""
     found: set[int] = set()
-    for field in fields:
-        for term in terms:
-            if (field, term) not in reader:
-                continue
-            postings = reader.postings(field, term)
-            if among is None:
-                while postings.is_active():
-                    if postings.weight() >= weight:
-                        found.add(postings.id())
-                    postings.next()
-                continue
-            for doc in among:
-                if not postings.is_active():
-                    break
-                if postings.id() < doc:
-                    postings.skip_to(doc)
-                if postings.is_active() and postings.id() == doc and postings.weight() >= weight:
-                    found.add(doc)
+    for leaf, base in reader.leaf_readers():
+        end = base + leaf.doc_count_all()
+        mine = (
+            None
+            if among is None
+            else [d - base for d in among[bisect_left(among, base) : bisect_left(among, end)]]
+        )
+        if mine == []:
+            continue
+        for field in fields:
+            for term in terms:
+                if (field, term) in leaf:
+                    docs = (
+                        _heavy(leaf, field, term, weight)
+                        if mine is None
+                        else _heavy_among(leaf.postings(field, term), mine, weight)
+                    )
+                    found.update(base + doc for doc in docs)
     return found
+
+
+def _heavy(leaf: Any, field: str, term: str, weight: int) -> Iterator[int]:
+    """One segment's documents whose posting of the term is at least weight heavy, a block at a time."""
+    postings = leaf.postings(field, term)
+    block = _blocks(postings)
+    if block is not None:
+        dead = leaf.deleted_docs_set if block is not postings else frozenset()
+        try:
+            for ids, weights in _each_block(block):
+                yield from (
+                    doc for doc, w in zip(ids, weights, strict=True) if w >= weight and doc not in dead
+                )
+            return
+        except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
+            postings = leaf.postings(field, term)
+    while postings.is_active():
+        if postings.weight() >= weight:
+            yield postings.id()
+        postings.next()
+
+
+def _heavy_among(postings: Any, among: list[int], weight: int) -> Iterator[int]:
+    """Those of among (ascending) whose posting is at least weight heavy, skipping to each."""
+    for doc in among:
+        if not postings.is_active():
+            return
+        if postings.id() < doc:
+            postings.skip_to(doc)
+        if postings.is_active() and postings.id() == doc and postings.weight() >= weight:
+            yield doc
