@@ -290,3 +290,22 @@ def test_a_searcher_after_a_change_keeps_the_readers_of_unchanged_segments_and_s
     assert reused > 30  # most commits left the big segment's reader in place
     assert max(fds[20:]) <= max(fds[:20]) + 2  # the readers let go are closed
     index.close()
+
+
+def test_near_duplicate_candidates_leave_out_replaced_and_quote_only_words(tmp_path: Path) -> None:
+    """`sharing` walks each segment's postings a block at a time: a memory replaced since (its old
+    document deleted in the big segment) and a word only a quote has are never counted."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(i, f"plays chess with friend {i}"), FileStat(i, 1)) for i in range(300)])
+    index.update([(memory(7, "reads novels"), FileStat(7, 2))])  # replaced: deleted in the big segment
+    index.update([(memory(1000, "swims daily"), FileStat(1000, 1))])  # its quote says "quote 1000"
+    index.update([(memory(1001, "plays chess daily"), FileStat(1001, 1))])
+    found = {h.memory.id for h in index.sharing([["chess"], ["play"]], 0, 1000)}
+    assert len(found) == 300 and memory(7, "").id not in found and memory(1001, "").id in found
+    assert {h.memory.id for h in index.sharing([["quote"]], 0, 1000)} == set()  # quote words only
+    among = {
+        h.memory.id for h in index.sharing([["friend"], ["chess"], ["play"], ["daili"]], 1, 1000, walked=1)
+    }
+    assert memory(1001, "").id not in among and len(among) == 299  # looked up among those still running
+    index.close()
