@@ -34,7 +34,7 @@ from personakit.core.reading import tie_break
 from personakit.store.files import FileStat
 from personakit.store.postings import Kept, breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
-from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened
+from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened, stored
 
 log = logging.getLogger("personakit")
 
@@ -277,7 +277,7 @@ class MemoryIndex:
                 if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
                     counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
             best = heapq.nlargest(limit, counts.items(), key=lambda item: item[1])
-            return [Hit(s.stored_fields(doc)) for doc, _ in best]
+            return [Hit(stored(s, doc)) for doc, _ in best]
 
     def having(self, term: str) -> int:
         """How many memories a read may return have term (deleted ones too, as Whoosh counts)."""
@@ -333,7 +333,7 @@ class MemoryIndex:
         with self._lock:
             s = self._fresh_searcher()
             chosen = self._ranker.choose(s, self._ranker.words(s, classes, fields, list(near)), limit)
-            hits = [self._counted(s, Hit(s.stored_fields(doc), score)) for doc, score in chosen]
+            hits = [self._counted(s, Hit(stored(s, doc), score)) for doc, score in chosen]
         return sorted(hits, key=lambda h: (-h.score, tie_break(h.memory.state, h.memory.created)))
 
     def fill(
@@ -345,7 +345,7 @@ class MemoryIndex:
         with self._lock:
             s = self._fresh_searcher()
             docs = self._ranker.fill(s, [list(c) for c in classes], list(near), list(categories), need)
-            return [self._counted(s, Hit(s.stored_fields(doc))) for doc in docs]
+            return [self._counted(s, Hit(stored(s, doc))) for doc in docs]
 
     def count_restricted(self, terms: list[str], also: Iterable[str] = ()) -> int:
         """How many restricted memories share at least one of terms, counting too the memories with an id
@@ -378,7 +378,7 @@ class MemoryIndex:
             s = self._fresh_searcher()
             if self._newest[0] is not s or self._newest[1] != (state, limit):
                 if state == "approved":  # first in tie_break order: read from each segment's kept order
-                    hits = [Hit(s.stored_fields(doc)) for doc in self._ranker.first_approved(s, limit)]
+                    hits = [Hit(stored(s, doc)) for doc in self._ranker.first_approved(s, limit)]
                 else:  # Whoosh sorts every memory of the state by the column: after each change, at 100k
                     results = s.search(query.Term("state", state), limit=limit, sortedby="tie_break")
                     hits = [Hit(hit.fields()) for hit in results]
