@@ -29,7 +29,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.server.stdio import stdio_server
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from personakit import __version__
@@ -172,8 +172,8 @@ def personakit_read(
     question: Annotated[str, Field(description="What you are trying to answer, in plain words")],
     ctx: Context,
     limit: Annotated[int, Field(description="Most memories to return; clamped to 1-20")] = DEFAULT_LIMIT,
-) -> dict[str, Any]:  # a ReadResult; its schema is in results.json
-    return _call(lambda: _kit(ctx).read(question, limit, _host(ctx)))
+) -> CallToolResult:  # a ReadResult; its schema is in results.json
+    return _answer(_call(lambda: _kit(ctx).read(question, limit, _host(ctx))))
 
 
 def personakit_propose(
@@ -186,8 +186,18 @@ def personakit_propose(
     about: Annotated[Any, Field(description=ABOUT_HELP, json_schema_extra=_NAMES)] = None,
     said: Annotated[Any, Field(description=SAID_HELP, json_schema_extra=_DAY)] = None,
     until: Annotated[Any, Field(description=UNTIL_HELP, json_schema_extra=_DAY)] = None,
-) -> dict[str, Any]:  # a ProposeResult; its schema is in results.json
-    return _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces, about, said, until))
+) -> CallToolResult:  # a ProposeResult; its schema is in results.json
+    return _answer(
+        _call(lambda: _kit(ctx).propose(text, quote, category, _host(ctx), replaces, about, said, until))
+    )
+
+
+def _answer(result: Any) -> CallToolResult:
+    """The service's result as structured content and as a text block of the same JSON, compact. The
+    SDK's own conversion of a returned dict checks it, copies it and writes the text indented (a third
+    more for the host to read): here it is written once, and checked against its type (`_typed`)."""
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
 
 
 def _tool(fn: Any, **details: Any) -> Tool:
