@@ -180,6 +180,17 @@ def test_a_vault_in_a_git_worktree_commits_on_its_own_branch(tmp_path: Path, cap
     assert subjects(main_vault) == ["Create the PersonaKit vault"]  # the main branch is untouched
     assert not (git_dir / "index.lock").exists()
     assert clean(worktree) and clean(main_vault)
+    # HEAD moved in the worktree's own folder, the branch in the shared one, each with its reflog line
+    for ref in ("HEAD", "elsewhere"):
+        said = git(worktree, "reflog", "--format=%gs", "-2", ref).split("\n")
+        assert said[:2] == [
+            f"commit: approve {tea}: Drinks green tea",
+            f"commit: propose {tea}: Drinks green tea",
+        ]
+    assert (
+        git(main_vault, "reflog", "--format=%gs", "-1", "HEAD").strip()
+        == "commit: Create the PersonaKit vault"
+    )
 
 
 def test_a_git_file_that_points_nowhere_is_refused_with_a_sentence(tmp_path: Path) -> None:
