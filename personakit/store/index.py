@@ -170,7 +170,10 @@ class MemoryIndex:
     def _fresh_searcher(self) -> Searcher:
         if self._searcher is not None and not self._latest():
             old, self._searcher = self._searcher, None
-            self._searcher, self._seen = reopened(self._ix, old), None  # old's unchanged segments' readers
+            try:  # old's readers of the segments left as they were are kept
+                self._searcher, self._seen = reopened(self._ix, old), None
+            except OSError:  # a segment another process merged away meanwhile: Whoosh's opening retries
+                log.debug("the index changed while its searcher was opened again", exc_info=True)
         if self._searcher is None:
             self._searcher, self._seen = self._ix.searcher(), None
         return self._searcher

@@ -309,3 +309,22 @@ def test_near_duplicate_candidates_leave_out_replaced_and_quote_only_words(tmp_p
     }
     assert memory(1001, "").id not in among and len(among) == 299  # looked up among those still running
     index.close()
+
+
+def test_a_segment_gone_while_the_searcher_opens_again_falls_back_to_whooshs_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may merge a segment away between the table of contents and its files: the searcher
+    is then opened whole, as Whoosh opens it (retrying), and the change is read."""
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([(memory(1, "plays chess"), FileStat(1, 1))])
+    assert len(index.search(["chess"], None)) == 1
+
+    def gone(*_: object) -> None:
+        raise FileNotFoundError("MAIN_abc.seg")
+
+    monkeypatch.setattr("personakit.store.index.reopened", gone)
+    index.update([(memory(2, "plays chess too"), FileStat(2, 1))])
+    assert len(index.search(["chess"], None)) == 2
+    index.close()
