@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from owner import commit_all, write_memory
@@ -321,7 +322,8 @@ def test_a_segment_gone_while_the_searcher_opens_again_falls_back_to_whooshs_ope
     index.update([(memory(1, "plays chess"), FileStat(1, 1))])
     assert len(index.search(["chess"], None)) == 1
 
-    def gone(*_: object) -> None:
+    def gone(_: object, old: Any) -> None:
+        old.close()  # as reopened() does when it fails: the old searcher's readers are let go
         raise FileNotFoundError("MAIN_abc.seg")
 
     monkeypatch.setattr("personakit.store.index.reopened", gone)
