@@ -147,7 +147,7 @@ def _left_by_dead_personakit(notes: Path, written: float) -> bool:
     except OSError:
         return False
     for note in entries:
-        pid = note.name.removeprefix(_INTENT).partition(".")[0]
+        pid = _pid(note)
         try:
             started = note.stat().st_mtime
         except OSError:
@@ -157,6 +157,11 @@ def _left_by_dead_personakit(notes: Path, written: float) -> bool:
     return False
 
 
+def _pid(note: Path) -> str:
+    """The process a note is of: `git-intent-PID.THREAD` (or `git-intent-PID`, as older ones are named)."""
+    return note.name.removeprefix(_INTENT).partition(".")[0]
+
+
 def clear_if_stale(locks: list[Path], worktree: Path, git_dir: Path, notes: Path) -> None:
     """At start: remove each lock that is stale, then the notes dead PersonaKit processes left."""
     for lock in locks:
@@ -164,7 +169,7 @@ def clear_if_stale(locks: list[Path], worktree: Path, git_dir: Path, notes: Path
             lock.unlink(missing_ok=True)
             log.info("removed a stale %s that no running program held", lock)
     for note in notes.glob(_INTENT + "*"):
-        pid = note.name.removeprefix(_INTENT).partition(".")[0]
+        pid = _pid(note)
         if pid.isdigit() and not alive(int(pid)):
             note.unlink(missing_ok=True)
 

@@ -84,18 +84,18 @@ class Folder(FileStorage):  # type: ignore[misc]
     def file_exists(self, name: str) -> bool:
         return bool(self._parts.file_exists(name) or super().file_exists(name))
 
+    def _holding(self, name: str) -> Any:
+        """Where the file is: among a small writer's parts, else on disk."""
+        return self._parts if self._parts.file_exists(name) else super()
+
     def file_length(self, name: str) -> int:
-        return int(
-            self._parts.file_length(name) if self._parts.file_exists(name) else super().file_length(name)
-        )
+        return int(self._holding(name).file_length(name))
 
     def file_modified(self, name: str) -> float:
-        return float(
-            self._parts.file_modified(name) if self._parts.file_exists(name) else super().file_modified(name)
-        )
+        return float(self._holding(name).file_modified(name))
 
     def delete_file(self, name: str) -> None:
-        self._parts.delete_file(name) if self._parts.file_exists(name) else super().delete_file(name)
+        self._holding(name).delete_file(name)
 
 
 class Pread(StructFile):  # type: ignore[misc]
@@ -141,13 +141,10 @@ def reopened(ix: Any, old: Any) -> Any:
         raise
     for leaf in kept.values():
         leaf.close()
-    if len(readers) != 1:
-        return (
-            ix.searcher()
-            if not readers
-            else Searcher(MultiReader(readers, generation=info.generation), fromindex=ix)
-        )
-    return Searcher(readers[0], fromindex=ix)
+    if not readers:
+        return ix.searcher()  # an index with no segment: Whoosh's empty reader
+    reader = readers[0] if len(readers) == 1 else MultiReader(readers, generation=info.generation)
+    return Searcher(reader, fromindex=ix)
 
 
 def stored(searcher: Any, doc: int) -> dict[str, Any]:

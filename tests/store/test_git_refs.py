@@ -36,6 +36,15 @@ def commit(history: History, vault: Path, name: str, message: str | None = None)
     return history.commit([f"memories/{name}.md"], message or f"add {name}")
 
 
+def started(vault: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[bool], History]:
+    """The vault's history, its moves recorded, after a first commit whose move was made in the process."""
+    made = moves(monkeypatch)
+    history = history_of(vault)
+    commit(history, vault, "one")
+    assert made == [True]
+    return made, history
+
+
 def shape(vault: Path) -> list[tuple[str, ...]]:
     """The reflogs' lines without ids and times, the ref files' modes and contents' form."""
     found: list[tuple[str, ...]] = []
@@ -79,9 +88,7 @@ def test_head_moves_as_gits_update_ref_moves_it(
 def test_a_branch_only_in_packed_refs_and_a_hand_commit_meanwhile(
     vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = moves(monkeypatch)
-    history = history_of(vault)
-    commit(history, vault, "one")
+    made, history = started(vault, monkeypatch)
     git(vault, "pack-refs", "--all")  # as git gc does: the branch is now a line of packed-refs
     assert not (vault / ".git" / "refs" / "heads" / "main").exists()
     two = commit(history, vault, "two")
@@ -101,10 +108,7 @@ def test_a_branch_only_in_packed_refs_and_a_hand_commit_meanwhile(
 def test_a_held_lock_or_an_unusual_config_leaves_the_move_to_git(
     vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = moves(monkeypatch)
-    history = history_of(vault)
-    commit(history, vault, "one")
-    assert made == [True]
+    made, history = started(vault, monkeypatch)
     lock = vault / ".git" / "HEAD.lock"
     lock.write_text("")  # another program is moving HEAD
     head = git(vault, "rev-parse", "HEAD")

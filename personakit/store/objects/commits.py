@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from personakit.store.objects.trees import Objects
+from personakit.store.objects.trees import Objects, stamp
 
 IDENTITY_VARIABLES = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
                       "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME", "HOME",
@@ -175,14 +175,7 @@ class Commits:
         return self._committed[1] if self._committed[0] == commit else None
 
     def _refresh(self, whole: Mapping[str, str]) -> None:
-        stamps: list[tuple[int, int] | None] = []
-        for path in self.config_files():
-            try:
-                st = path.stat()
-                stamps.append((st.st_mtime_ns, st.st_size))
-            except OSError:
-                stamps.append(None)
-        key = (tuple(stamps), tuple(whole.get(v) for v in IDENTITY_VARIABLES))
+        key = (tuple(map(stamp, self.config_files())), tuple(whole.get(v) for v in IDENTITY_VARIABLES))
         if key == self._key:
             return
         self._key, self._who = key, {}

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from personakit.store import gitlock
 from personakit.store.objects.signing import config_files
+from personakit.store.objects.trees import stamp as stamp_of
 
 REF_KEYS = r"^(extensions\.refstorage|core\.(sharedrepository|fsync|fsyncmethod|prefersymlinkrefs|logallrefupdates))$"
 _BRANCH = re.compile(r"refs/heads/[A-Za-z0-9._/@+-]+")  # git allows more: those names go to git
@@ -45,8 +46,7 @@ class Refs:
     @staticmethod
     def locks(git_dir: Path, common_dir: Path) -> list[Path]:
         """The lock files a move takes (for the start's check for ones a killed process left)."""
-        branch = _branch(git_dir)
-        return [git_dir / "HEAD.lock", *([common_dir / f"{branch}.lock"] if branch else [])]
+        return _locks(git_dir, common_dir, _branch(git_dir))
 
     def move(self, new: str, old: str | None, message: str, who: str | None) -> None:
         """Move HEAD's branch from old (None: it has no commit yet) to new, here or by git; raises Moved, or
@@ -63,8 +63,7 @@ class Refs:
         branch = _branch(git_dir)
         if branch is None:
             return False
-        path = common_dir / branch
-        locks = [git_dir / "HEAD.lock", path.with_name(path.name + ".lock")]
+        path, locks = common_dir / branch, _locks(git_dir, common_dir, branch)
         taken: list[Path] = []
         try:
             for lock in locks:
@@ -100,15 +99,9 @@ class Refs:
                 lock.unlink(missing_ok=True)
 
     def _usual(self, git_dir: Path, common_dir: Path) -> bool:
-        stamp: list[tuple[int, int] | None] = []
-        for file in config_files(git_dir, common_dir):
-            try:
-                st = file.stat()
-                stamp.append((st.st_mtime_ns, st.st_size))
-            except OSError:
-                stamp.append(None)
-        if tuple(stamp) != self._stamp:
-            self._stamp = tuple(stamp)
+        stamp = tuple(map(stamp_of, config_files(git_dir, common_dir)))
+        if stamp != self._stamp:
+            self._stamp = stamp
             try:
                 rows = self._run("config", "--get-regexp", REF_KEYS).splitlines()
             except Exception:  # none is set (git says so by failing)
@@ -134,6 +127,11 @@ def _branch(git_dir: Path) -> str | None:
     if not _BRANCH.fullmatch(branch) or ".." in branch or branch.endswith((".lock", "/", ".")):
         return None
     return branch
+
+
+def _locks(git_dir: Path, common_dir: Path, branch: str | None) -> list[Path]:
+    """HEAD's lock, then the branch's (none when HEAD is on no plain branch)."""
+    return [git_dir / "HEAD.lock", *([common_dir / f"{branch}.lock"] if branch else [])]
 
 
 def _value(path: Path, branch: str, common_dir: Path) -> str | bool | None:

@@ -14,17 +14,19 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from personakit.store.objects.trees import stamp as stamp_of
+
 log = logging.getLogger("personakit")
 
 
 class Signing:
     def __init__(self, asked: Callable[[], bool]) -> None:
         self._asked = asked  # reads commit.gpgSign from git's config
-        self._stamp: tuple[float, ...] | None = None
+        self._stamp: tuple[object, ...] | None = None
         self._sign = False
 
     def wanted(self, git_dir: Path, common_dir: Path) -> bool:
-        stamp = tuple(_mtime(f) for f in config_files(git_dir, common_dir))
+        stamp = tuple(map(stamp_of, config_files(git_dir, common_dir)))
         if stamp != self._stamp:
             self._stamp, self._sign = stamp, self._asked()
         return self._sign
@@ -49,10 +51,3 @@ def config_files(git_dir: Path, common_dir: Path) -> list[Path]:
         Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git" / "config",
         Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"),
     ]  # fmt: skip
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
