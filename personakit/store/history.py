@@ -16,7 +16,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +38,7 @@ from personakit.store.objects.commits import (
 from personakit.store.objects.gitindex import GitIndex
 from personakit.store.objects.refs import Moved, Refs
 from personakit.store.objects.signing import Signing, config_files
-from personakit.store.objects.trees import Attributes, Built, Objects, Trees, blobs, stamp
+from personakit.store.objects.trees import Attributes, Built, Objects, Trees, Unwritten, blobs, stamp
 from personakit.store.ownerindex import OwnerIndex
 
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
@@ -163,7 +163,7 @@ class History:
                             lambda chunk: self._run("hash-object", "-w", "--", *chunk).split())  # fmt: skip
             if not trees.known:
                 return Built(changes, None, None, None, [])
-            unwritten: list[tuple[bytes, Sequence[bytes]]] = []
+            unwritten: list[Unwritten] = []
             return Built(changes, trees.commit, trees.tree, trees.apply(changes, unwritten), unwritten)
         except GitCommandError as error:
             trees.forget()

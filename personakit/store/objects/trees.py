@@ -35,6 +35,7 @@ CHUNK = 64 * 1024  # bytes compressed and written at a time
 STORED = {"bytes": 0}  # written so in this process since it last started a packer: store/packing reads it
 BATCH = 200  # paths per git command line (an import commits thousands of files)
 Change = tuple[str, str] | None  # (mode, object id in hex) of a file, or None when it is removed
+Unwritten = tuple[bytes, list[bytes], bytes]  # an object to write: its kind, its data in pieces, its id
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,7 @@ class Built:
     head: str | None
     head_tree: str | None
     tree: str | None
-    unwritten: list[
-        tuple[bytes, Sequence[bytes]]
-    ]  # the trees' objects, to write before the commit (`write_all`)
+    unwritten: list[Unwritten]  # the trees' objects, to write before the commit (`write_all`)
 
 
 class Objects:
@@ -58,36 +57,42 @@ class Objects:
         self.algorithm = algorithm  # sha1, or sha256 in a repository made with --object-format=sha256
         self.size = hashlib.new(algorithm).digest_size
 
-    def id_of(self, kind: bytes, parts: Sequence[bytes]) -> bytes:
-        h = hashlib.new(self.algorithm, b"%s %d\0" % (kind, sum(map(len, parts))))
-        for piece in _pieces(parts):
-            h.update(piece)
-        return h.digest()
-
-    def write(
-        self, kind: bytes, parts: Sequence[bytes], later: list[tuple[bytes, Sequence[bytes]]] | None = None
-    ) -> bytes:
+    def write(self, kind: bytes, parts: Sequence[bytes], later: list[Unwritten] | None = None) -> bytes:
         """Store the object made of parts (a blob's data; a tree's entries) unless it is there already, or
-        add it to later (for `write_all`); its id. A big tree is hashed and written in pieces, never joined
-        whole (0.8 MB at 10k memories, 8 MB at 100k), so no such copy is made on any thread."""
-        oid = self.id_of(kind, parts)
+        add it to later (for `write_all`); its id. A big tree is joined into pieces once, never whole (0.8
+        MB at 10k memories, 8 MB at 100k), and those pieces are hashed, then written: by `write_all` on
+        another thread, which gets them with their id rather than hashing and joining them again."""
+        pieces = list(_pieces(parts))
+        h = hashlib.new(self.algorithm, b"%s %d\0" % (kind, sum(map(len, pieces))))
+        for piece in pieces:
+            h.update(piece)
+        oid = h.digest()
         if later is not None:
-            later.append((kind, tuple(parts)))
-            return oid
+            later.append((kind, pieces, oid))
+        else:
+            self._store(kind, pieces, oid)
+        return oid
+
+    def write_all(self, objects: list[Unwritten]) -> None:
+        for kind, pieces, oid in objects:
+            self._store(kind, pieces, oid)
+
+    def _store(self, kind: bytes, pieces: Sequence[bytes], oid: bytes) -> None:
+        """The loose object oid, made of pieces, unless it is there already."""
         hexid = oid.hex()
         folder = self.folder / hexid[:2]
         target = folder / hexid[2:]
         if target.exists():
-            return oid
+            return
         tmp = folder / f"tmp_obj_{os.urandom(6).hex()}"
         fd = _create(tmp)
         try:
-            size = sum(map(len, parts))
+            size = sum(map(len, pieces))
             stored = size > STORED_FROM
             STORED["bytes"] += size if stored else 0
             compressor = zlib.compressobj(0 if stored else 1)
             os.write(fd, compressor.compress(b"%s %d\0" % (kind, size)))
-            for piece in _pieces(parts):
+            for piece in pieces:
                 os.write(fd, compressor.compress(piece))
             os.write(fd, compressor.flush())
         finally:
@@ -98,11 +103,6 @@ class Objects:
             pass
         finally:
             tmp.unlink(missing_ok=True)
-        return oid
-
-    def write_all(self, objects: list[tuple[bytes, Sequence[bytes]]]) -> None:
-        for kind, data in objects:
-            self.write(kind, data)
 
 
 def _create(tmp: Path) -> int:
@@ -171,9 +171,7 @@ class Trees:
         self.commit, self.tree = commit, tree
         self.made[commit] = parent
 
-    def apply(
-        self, changes: dict[str, Change], later: list[tuple[bytes, Sequence[bytes]]] | None = None
-    ) -> str:
+    def apply(self, changes: dict[str, Change], later: list[Unwritten] | None = None) -> str:
         """Change the kept trees by changes (vault path -> new entry) and write every tree that changed
         (or add them to later: compressing a 10k-entry tree takes about 7 ms, which another thread can
         spend); the new root tree's id. On any failure the caller forgets the trees: they may be half
