@@ -43,6 +43,13 @@ class PerDocument(W3PerDocReader):  # type: ignore[misc]
     """Whoosh's per-document reader, knowing after one look that a field has no lengths column: Whoosh
     looks again (a `stat`) for each document and field a merge copies, a third of merging a small segment."""
 
+    def has_column(self, fieldname: str) -> bool:
+        """Whoosh looks for a column in a compound segment's own file, then on disk beside it: a `stat` for
+        each field of each segment a merge copies. A segment never gains a file once written (a column is
+        written with it, or never), so its own files are where to look."""
+        files: Any = getattr(self._storage, "a", self._storage)  # OverlayStorage's first: the segment's file
+        return bool(files.file_exists(W3Codec.column_filename(self._segment, fieldname)))
+
     def _cached_reader(self, fieldname: str, column: Any) -> Any:
         if fieldname not in self._readers:
             self._readers[fieldname] = super()._cached_reader(fieldname, column)
