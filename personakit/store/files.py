@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from personakit.errors import PersonaKitError
-from personakit.store.vaultlock import hold
+from personakit.store.vaultlock import hold, holding
 
 MAX_FILE_BYTES = 1_000_000  # larger files in memories/ are skipped and reported
 STATE_DIR = ".personakit"
@@ -325,6 +325,10 @@ class VaultFiles:
     def lock(self, timeout: float = 30.0) -> AbstractContextManager[None]:
         """Hold the vault-wide mutation lock (see the module docstring); a thread may take it again."""
         return hold(self.ensure_state_dir() / "vault.lock", self._held, timeout)
+
+    def holding(self) -> int | None:
+        """This thread's hold of the vault lock, numbered (None: it holds none): see `vaultlock.holding`."""
+        return holding(self._held)
 
 
 def _made_private(path: str, st: os.stat_result) -> os.stat_result:

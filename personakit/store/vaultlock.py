@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import fcntl
 import functools
+import itertools
 import os
 import threading
 import time
@@ -19,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from personakit.errors import VaultBusy
+
+_HOLDS = itertools.count(1)  # each hold of the lock in this process, numbered (see `holding`)
 
 
 @contextmanager
@@ -48,13 +51,19 @@ def hold(path: Path, held: threading.local, timeout: float = 30.0) -> Iterator[N
                 time.sleep(0.002)
         os.ftruncate(fd, 0)  # say who holds it, for a process that waits behind this one
         os.pwrite(fd, f"{os.getpid()} {_command()}".encode(), 0)
-        held.depth = 1
+        held.depth, held.number = 1, next(_HOLDS)
         try:
             yield
         finally:
             held.depth = 0
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def holding(held: threading.local) -> int | None:
+    """The number of this thread's hold of the lock (None: it holds none). While it lasts, nothing but this
+    thread changes what the lock guards: another hold, here or in another process, has another number."""
+    return getattr(held, "number", None) if getattr(held, "depth", 0) else None
 
 
 @functools.cache

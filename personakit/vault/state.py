@@ -73,7 +73,7 @@ class Vault(ABC):
         self.git_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="personakit-git")
         self.writable = self.files.writable()
         # On a vault that cannot be written (a read-only mount), the index is built in memory.
-        self.index = MemoryIndex(self.files.state / "index" if self.writable else None)
+        self.index = MemoryIndex(self.files.state / "index" if self.writable else None, self.files.holding)
         # Files in memories/ that cannot be read: the stat reported, why, and the ids they may belong to.
         self.broken: dict[str, tuple[FileStat, InvalidMemory | OSError | UnicodeError, frozenset[str]]] = {}
         self.unsettled: set[str] = set()  # files the watcher indexed as saved, to commit when quiet

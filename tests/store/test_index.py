@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 from owner import commit_all, write_memory
+from whoosh.searching import Searcher  # type: ignore[attr-defined]
 
 from personakit.core.memory import Memory
-from personakit.store.files import FileStat
+from personakit.store.files import FileStat, VaultFiles
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
 from personakit.vault.service import PersonaKit
 
@@ -107,6 +108,42 @@ def test_what_another_process_writes_is_read_at_once_also_after_a_quiet_while(
     server.search(["chess"], None)
     server.search(["chess"], None)
     assert not looked  # settled and unchanged: Whoosh's listing is not asked
+    server.close()
+    command.close()
+
+
+def test_within_a_hold_of_the_vault_lock_the_index_is_looked_at_once_and_a_new_hold_looks_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every writer holds the vault lock, so while this thread holds it the searcher found latest stays
+    so, until this process writes; another holder (here a second process's files and index) may have
+    written before the next hold, which looks again."""
+    monkeypatch.setattr("personakit.store.index.SETTLED_NS", 10**18)  # a folder time never settles
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    server_files, command_files = VaultFiles(vault), VaultFiles(vault)
+    server = MemoryIndex(vault / "index", server_files.holding)
+    command = MemoryIndex(vault / "index", command_files.holding)
+    server.open()
+    command.open()
+    looked = []
+    listing = Searcher.up_to_date
+    monkeypatch.setattr(Searcher, "up_to_date", lambda s: looked.append(s) or listing(s))
+    with server_files.lock():
+        server.update([(memory(1, "plays chess"), FileStat(1, 1))])
+        assert len(server.search(["chess"], None)) == 1  # its own write: seen
+        looked.clear()
+        for _ in range(3):
+            assert len(server.search(["chess"], None)) == 1
+        assert len(looked) == 1  # once in the hold, not at each look
+    assert len(server.search(["chess"], None)) == 1
+    assert looked[1:]  # outside a hold: Whoosh's listing, as before
+    with command_files.lock():
+        command.update([(memory(2, "plays chess too"), FileStat(2, 1))])
+    with server_files.lock():
+        assert len(server.search(["chess"], None)) == 2  # a new hold: the other's write is read
+        server.update([(memory(3, "plays chess on sundays"), FileStat(3, 1))])
+        assert len(server.search(["chess"], None)) == 3  # and its own, in the same hold
     server.close()
     command.close()
 
