@@ -138,6 +138,33 @@ def test_a_second_change_in_the_same_process_uses_what_it_kept(repo: Path) -> No
     assert {"memories/by-git.md", "memories/after.md"} <= set(git(repo, "ls-files").split())
 
 
+def test_the_old_file_is_closed_once_replaced_and_every_descriptor_let_go(repo: Path) -> None:
+    """The file each update replaces is closed on a thread of its own (its blocks are freed then, off the
+    commit's path): none stays open, whether the update was made or left to git."""
+
+    def index_files_open() -> list[str]:
+        found = []
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                continue
+            if "/.git/index" in target:
+                found.append(target)
+        return found
+
+    index = GitIndex(repo / ".git" / "index", 20, "sha1")
+    sha = blob(repo, "one\n")
+    for number in range(20):
+        assert index.apply({f"memories/n{number}.md": ("100644", sha)})
+    assert not index.apply({"memories/a.md/in.md": ("100644", sha)})  # left to git, after opening the file
+    deadline = time.monotonic() + 5
+    while index_files_open() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert index_files_open() == []
+    assert git(repo, "fsck", "--no-progress") == ""
+
+
 def leaves_it_to_git(repo: Path, changes: dict[str, tuple[str, str] | None]) -> None:
     before = (repo / ".git" / "index").read_bytes()
     assert not GitIndex(repo / ".git" / "index", 20, "sha1").apply(changes)
