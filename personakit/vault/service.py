@@ -9,6 +9,7 @@ live in `personakit.owner`; every change to memories/ is written by `personakit.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import re
@@ -163,8 +164,7 @@ class PersonaKit(Vault):
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
-        in_flight = self.files.lock(timeout=wait) if self.writable else nullcontext()
-        with in_flight:  # a write in flight ends whole before the index closes
+        with self.files.lock(timeout=wait) if self.writable else nullcontext():  # a write ends whole first
             self.index.close()
         self.plain.save(at_least=1)
         self.git_worker.shutdown()
@@ -204,6 +204,7 @@ class PersonaKit(Vault):
             apart()  # masking ahead in a process of its own; what it left (changed since, failed) is done here
             memories = (hit.memory for hit in self.index.all(pause=True))
             mask_ahead(self.plain, memories, self._closing.is_set, self._calls.busy)
+            gc.freeze()  # what it kept lives as long as the vault: the collector's full passes skip it
         except Exception as error:  # only a head start: reads read what they need anyway
             log.debug("could not read ahead the common words or mask ahead: %s", error)
 
@@ -353,12 +354,8 @@ class PersonaKit(Vault):
                     name=self.files.free_name(stem, mid[2:8]), about=names, said=said, until=until,
                 )  # fmt: skip
                 memory = link(self, memory, replaces)
-                write(
-                    self,
-                    [(memory.name, None, render_memory(memory))],
-                    f"propose {mid}: {memory.text}",
-                    author,
-                )
+                message = f"propose {mid}: {memory.text}"
+                write(self, [(memory.name, None, render_memory(memory))], message, author)
         except OSError as error:
             raise ReadOnlyVault(
                 f"the vault could not be written ({error.strerror or error}); nothing was stored"
