@@ -43,7 +43,13 @@ def assert_readable_and_clean(vault: Path) -> None:
     assert git(vault, "status", "--porcelain", "--untracked-files=all") == ""
 
 
-def test_trees_match_gits_own_through_new_folders_removals_and_emptied_folders(vault: Path) -> None:
+@pytest.mark.parametrize("kept_joined", [2 * 1024 * 1024, 0], ids=["joined once", "joined again to write"])
+def test_trees_match_gits_own_through_new_folders_removals_and_emptied_folders(
+    vault: Path, kept_joined: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree joined once for its id and its write, and one too big to keep so (at 100k memories), whose
+    write joins its entries again: both the tree git makes."""
+    monkeypatch.setattr("personakit.store.objects.trees.KEPT_JOINED", kept_joined)
     history = history_of(vault)
     steps = [
         {"memories/b.md": "b\n", "memories/a-b.md": "a-b\n", "memories/a.md": "a\n"},

@@ -32,10 +32,11 @@ TREE_MODE = b"40000"
 # packer packs it (store/packing.py), which it starts after ~60 commits or STORED_BYTES of these.
 STORED_FROM = 256 * 1024
 CHUNK = 64 * 1024  # bytes compressed and written at a time
+KEPT_JOINED = 2 * 1024 * 1024  # an object up to this size is joined once, for its id and its write
 STORED = {"bytes": 0}  # written so in this process since it last started a packer: store/packing reads it
 BATCH = 200  # paths per git command line (an import commits thousands of files)
 Change = tuple[str, str] | None  # (mode, object id in hex) of a file, or None when it is removed
-Unwritten = tuple[bytes, list[bytes], bytes]  # an object to write: its kind, its data in pieces, its id
+Unwritten = tuple[bytes, Sequence[bytes], bytes]  # an object to write: its kind, its data, its id
 
 
 @dataclass(frozen=True)
@@ -59,26 +60,29 @@ class Objects:
 
     def write(self, kind: bytes, parts: Sequence[bytes], later: list[Unwritten] | None = None) -> bytes:
         """Store the object made of parts (a blob's data; a tree's entries) unless it is there already, or
-        add it to later (for `write_all`); its id. A big tree is joined into pieces once, never whole (0.8
-        MB at 10k memories, 8 MB at 100k), and those pieces are hashed, then written: by `write_all` on
-        another thread, which gets them with their id rather than hashing and joining them again."""
-        pieces = list(_pieces(parts))
-        h = hashlib.new(self.algorithm, b"%s %d\0" % (kind, sum(map(len, pieces))))
-        for piece in pieces:
+        add it to later (for `write_all`, on another thread, which gets its id: never hashed twice); its id.
+        Parts are joined into pieces of CHUNK bytes, never whole. Up to KEPT_JOINED bytes (the memories/
+        tree up to ~25k memories) the pieces are kept for the write; a bigger tree's, held all at once,
+        would stay in the server's peak memory (8 MB at 100k), so the write joins its parts again."""
+        size = sum(map(len, parts))
+        joined = list(_pieces(parts)) if size <= KEPT_JOINED else None
+        h = hashlib.new(self.algorithm, b"%s %d\0" % (kind, size))
+        for piece in _pieces(parts) if joined is None else joined:
             h.update(piece)
         oid = h.digest()
+        data = tuple(parts) if joined is None else joined
         if later is not None:
-            later.append((kind, pieces, oid))
+            later.append((kind, data, oid))
         else:
-            self._store(kind, pieces, oid)
+            self._store(kind, data, oid)
         return oid
 
     def write_all(self, objects: list[Unwritten]) -> None:
-        for kind, pieces, oid in objects:
-            self._store(kind, pieces, oid)
+        for kind, data, oid in objects:
+            self._store(kind, data, oid)
 
-    def _store(self, kind: bytes, pieces: Sequence[bytes], oid: bytes) -> None:
-        """The loose object oid, made of pieces, unless it is there already."""
+    def _store(self, kind: bytes, data: Sequence[bytes], oid: bytes) -> None:
+        """The loose object oid, made of data (parts, or pieces joined already), unless it is there already."""
         hexid = oid.hex()
         folder = self.folder / hexid[:2]
         target = folder / hexid[2:]
@@ -87,12 +91,12 @@ class Objects:
         tmp = folder / f"tmp_obj_{os.urandom(6).hex()}"
         fd = _create(tmp)
         try:
-            size = sum(map(len, pieces))
+            size = sum(map(len, data))
             stored = size > STORED_FROM
             STORED["bytes"] += size if stored else 0
             compressor = zlib.compressobj(0 if stored else 1)
             os.write(fd, compressor.compress(b"%s %d\0" % (kind, size)))
-            for piece in pieces:
+            for piece in _pieces(data):  # pieces joined already pass through as they are
                 os.write(fd, compressor.compress(piece))
             os.write(fd, compressor.flush())
         finally:
