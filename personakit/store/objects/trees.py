@@ -70,11 +70,10 @@ class Objects:
         for piece in _pieces(parts) if joined is None else joined:
             h.update(piece)
         oid = h.digest()
-        data = tuple(parts) if joined is None else joined
-        if later is not None:
-            later.append((kind, data, oid))
-        else:
-            self._store(kind, data, oid)
+        if later is None:
+            self._store(kind, parts if joined is None else joined, oid)
+        else:  # the kept trees change after this: a big tree's entries as they are now
+            later.append((kind, tuple(parts) if joined is None else joined, oid))
         return oid
 
     def write_all(self, objects: list[Unwritten]) -> None:
