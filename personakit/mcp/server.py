@@ -35,6 +35,7 @@ from pydantic import Field, ValidationError
 from personakit import __version__
 from personakit.errors import PersonaKitError
 from personakit.mcp.jsonrpc import AnsweredLines
+from personakit.mcp.malloc import one_arena
 from personakit.mcp.opening import Opening
 from personakit.mcp.resources import PersonaKitServer, register
 from personakit.mcp.resources import host_of as _host
@@ -358,6 +359,7 @@ def serve(vault: str | None, read_only: bool = False) -> None:
     """Serve until stdin closes. A vault that cannot be opened or started ends the process with one sentence
     on stderr (raised as PersonaKitError for the command line to print), before or after the handshake."""
     os.environ["GIT_TERMINAL_PROMPT"] = "0"  # no git this process runs may ever wait on a terminal
+    one_arena()  # before any thread starts (see personakit.mcp.malloc)
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGINT, _terminate)
     kit = None
