@@ -50,6 +50,7 @@ from personakit.core.when import is_past, said_of
 MAX_QUOTES = 2
 MAX_QUOTE_CHARS = 240
 MAX_DETAIL_QUOTES = 10  # one memory opened on its own shows more of its evidence
+KEPT_MASKED = 512  # memories masking changes, kept masked by `Plain` (they are rare: a key, an address)
 PROFILE_MOST_CHARS = 8_000  # about 2,000 tokens, at the usual ~4 characters a token
 UNCONFIRMED_NOTE = "Unconfirmed: extracted from the owner's conversations but not yet reviewed by them."
 EMAIL_MASK = "[email]"
@@ -180,17 +181,24 @@ class Plain:
     def __init__(self, keys: set[bytes] | None = None) -> None:
         self.keys = set() if keys is None else keys
         self.added: list[bytes] = []  # found plain since the keeper last saved
+        self._masked: dict[bytes, tuple[str, tuple[str, ...]]] = {}  # the few that masking changes
 
     def shown(self, text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        """What `present` shows of text and quotes: as masking makes them, with no scan when plain."""
+        """What `present` shows of text and quotes: as masking makes them, with no scan when plain. Only
+        what masking changes is kept whole (up to KEPT_MASKED of them); a plain memory is kept as its key,
+        not as a copy of its words."""
         key = plain_key(text, quotes)
         shortened = tuple(shorten(q, MAX_QUOTE_CHARS) for q in quotes)
         if key in self.keys:
             return text, shortened
-        masked = _masked(text, quotes)
+        masked = self._masked.get(key) or _mask_parts(text, quotes)
         if masked == (text, shortened):
             self.keys.add(key)
             self.added.append(key)
+        else:
+            if len(self._masked) >= KEPT_MASKED:
+                self._masked.clear()
+            self._masked[key] = masked
         return masked
 
 
@@ -242,11 +250,13 @@ def masked_names(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(mask_together([mask_emails(n) for n in names]))
 
 
-@lru_cache(maxsize=4096)
-def _masked(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """Masking scans for dozens of credential shapes; the same memories are read again and again."""
+def _mask_parts(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     masked = mask_together([mask_emails(t) for t in (text, *quotes)])
     return masked[0], tuple(shorten(q, MAX_QUOTE_CHARS) for q in masked[1:])
+
+
+# Masking scans for dozens of credential shapes; the same memories are read again and again.
+_masked = lru_cache(maxsize=4096)(_mask_parts)
 
 
 def _merged(spans: object) -> list[tuple[int, int]]:

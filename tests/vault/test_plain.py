@@ -15,6 +15,7 @@ import anyio
 import pytest
 from credential_corpus import TUNING, benign, secrets
 
+import personakit.core.masking as masking
 from personakit.core.masking import MAX_QUOTE_CHARS, MAX_QUOTES, Plain, _masked, plain_key, present
 from personakit.core.memory import Category, Memory, State, render_memory
 from personakit.core.naming import memory_id, slug
@@ -69,6 +70,26 @@ def test_plain_shows_what_masking_makes_scanned_or_known() -> None:
         assert plain.shown(text, quotes) == expected  # scanned
         assert plain.shown(text, quotes) == expected  # known plain, or scanned again
         assert (plain_key(text, quotes) in plain.keys) is (expected == _unmasked(text, quotes))
+
+
+def test_plain_keeps_a_plain_memory_as_its_key_and_a_masked_one_masked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server shows thousands of memories: those masking leaves alone are kept as 16-byte keys, not as
+    copies of their words; the few it changes are kept masked, so they are not scanned at each read."""
+    plain, scans = Plain(), []
+    scan = masking._mask_parts
+    monkeypatch.setattr(masking, "_mask_parts", lambda text, quotes: scans.append(text) or scan(text, quotes))
+    cached = _masked.cache_info().currsize
+    texts = [f"Likes {word} number {i}" for i, word in enumerate(WORDS * 20)]
+    for text in texts:
+        plain.shown(text, ("I said so",))
+    assert _masked.cache_info().currsize == cached
+    assert len(plain.keys) == len(texts) and scans == texts
+    secret = ("Writes to sam@example.com", ("mail me at sam@example.com",))
+    first = plain.shown(*secret)
+    assert plain.shown(*secret) == first == _masked(*secret) != _unmasked(*secret)
+    assert scans == [*texts, secret[0]]  # the masked memory was scanned once
 
 
 def _unmasked(text: str, quotes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
