@@ -93,6 +93,12 @@ class FileStat:
         return self.ctime_ns % 1_000_000 != 0
 
 
+def _named(name: str) -> str:
+    if not plain_name(name):
+        raise PersonaKitError(f"{name!r} is not a memory file name")
+    return name
+
+
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
@@ -101,6 +107,7 @@ class VaultFiles:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.memories = root / "memories"
+        self._prefix = os.path.join(self.memories, "")  # memories/ as a string, for `stat` on every read
         self.state = root / STATE_DIR
         self._held = threading.local()  # this thread's hold on the vault lock, so it can take it again
 
@@ -176,9 +183,7 @@ class VaultFiles:
 
     def path(self, name: str) -> Path:
         """The path of a memory file; name must be a plain file name ending in .md."""
-        if not plain_name(name):
-            raise PersonaKitError(f"{name!r} is not a memory file name")
-        return self.memories / name
+        return self.memories / _named(name)
 
     def list(self, private: bool = False) -> dict[str, FileStat]:
         """Every regular .md file directly in memories/ (symlinks are never followed) with its stat; with
@@ -241,7 +246,7 @@ class VaultFiles:
             os.close(fd)
 
     def stat(self, name: str, private: bool = False) -> FileStat | None:
-        path = self.path(name)
+        path = self._prefix + _named(name)  # `path(name)` as a string: a Path costs more than the lstat
         try:
             st = os.lstat(path)
         except FileNotFoundError:
@@ -249,7 +254,7 @@ class VaultFiles:
         if not stat.S_ISREG(st.st_mode):  # a link (never followed), a folder, a device: not a memory
             return None
         if private and st.st_mode & 0o077:
-            st = _made_private(str(path), st)
+            st = _made_private(path, st)
         return FileStat.of(st)
 
     def unchanged(self, name: str, then: FileStat | None, now: FileStat | None) -> bool:
