@@ -25,6 +25,10 @@ from functools import lru_cache
 import personakit.core.relations.vocabulary as table
 from personakit.core.words import stem, words
 
+# A statement is about 2.4 kB of sets and strings: a server's proposals read a few candidates each, so
+# its last few thousand are kept (32,768 of them, as before, could hold about 78 MB in a long-running server).
+KEPT_STATEMENTS = 4096
+
 
 @lru_cache(maxsize=65536)
 def stem_of(token: str) -> str:
@@ -183,7 +187,7 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=KEPT_STATEMENTS)
 def analyse(text: str) -> Statement:
     """Read a memory's text for the rules."""
     original = _NAMED.sub("", unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'"))
