@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from conftest import call, connect
 
 pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's arenas only")
+HEAP = 64 << 20  # glibc's HEAP_MAX_SIZE on 64-bit systems
 
 # Four threads allocate blocks malloc serves from an arena (bigger than pymalloc's 512 bytes, smaller than
 # malloc's mmap threshold), all at once; then glibc's malloc_info says how many arenas (heaps) there are.
@@ -48,6 +50,7 @@ def arenas(tmp_path: Path, how: str) -> tuple[int, int]:
     report = tmp_path / f"{how}.xml"
     with subprocess.Popen(
         [sys.executable, "-c", SCRIPT, str(report), how],
+        env={k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")},  # glibc's own defaults
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -61,7 +64,8 @@ def arenas(tmp_path: Path, how: str) -> tuple[int, int]:
 
 
 def test_threads_allocate_from_one_arena(tmp_path: Path) -> None:
-    assert arenas(tmp_path, "default") == (5, 4)  # each thread's own arena, as glibc makes them unasked
+    reported, found = arenas(tmp_path, "default")  # each thread an arena of its own, as glibc makes them
+    assert reported > 1 and found == reported - 1
     assert arenas(tmp_path, "one") == (1, 0)
 
 
@@ -102,6 +106,3 @@ async def test_the_server_runs_on_one_arena(vault: Path) -> None:
             await call(session, "personakit_read", question=question)
         pid = server_pid(vault)
         assert heaps_of(pid) == 0
-
-
-HEAP = 64 << 20  # glibc's HEAP_MAX_SIZE on 64-bit systems
