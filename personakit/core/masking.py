@@ -191,14 +191,17 @@ class Plain:
         shortened = tuple(shorten(q, MAX_QUOTE_CHARS) for q in quotes)
         if key in self.keys:
             return text, shortened
-        masked = self._masked.get(key) or _mask_parts(text, quotes)
+        masked = self._masked.get(key)
+        if masked is not None:
+            return masked
+        masked = _mask_parts(text, quotes)
         if masked == (text, shortened):
             self.keys.add(key)
             self.added.append(key)
-        else:
-            if len(self._masked) >= KEPT_MASKED:
-                self._masked.clear()
-            self._masked[key] = masked
+            return masked
+        if len(self._masked) >= KEPT_MASKED:
+            self._masked.clear()
+        self._masked[key] = masked
         return masked
 
 
