@@ -73,8 +73,9 @@ _started = {"at": -AGAIN_AFTER}
 _guard = threading.Lock()
 
 
-def loose_objects(git_dir: Path, sample: tuple[str, ...] = SAMPLE) -> int:
+def loose_objects(git_dir: Path, sample: tuple[str, ...] | None = None) -> int:
     """About how many loose objects the repository has, from a sample of its object folders (or all)."""
+    sample = SAMPLE if sample is None else sample
     found = 0
     for folder in sample:
         try:
