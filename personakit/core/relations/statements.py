@@ -97,6 +97,7 @@ def _components() -> dict[str, str]:
 
 
 _COMPONENT = _components()
+_NONE: frozenset[str] = frozenset()  # shared by every statement with no number or year (most of them)
 
 _PHRASES = re.compile(
     r"\b(?:" + "|".join(re.escape(p) for p in sorted(table.PHRASES, key=len, reverse=True)) + r")\b"
@@ -126,7 +127,7 @@ _ORDER_TO = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     key: str  # what the fact is about: "lives in", "born in:year", "attribute:color favorite"
     label: str  # as the reason says it
@@ -135,7 +136,7 @@ class Frame:
     context: frozenset[str]  # the content words after the value ("on weekdays")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Statement:
     text: str
     words: frozenset[str]
@@ -232,6 +233,7 @@ def analyse(text: str) -> Statement:
         if after_prefer and not first:
             first = stem
     found = frozenset(content)
+    shape = found if _COMPONENT.keys().isdisjoint(found) else frozenset(_COMPONENT.get(w, w) for w in found)
     spelled = {}
     for token in _TOKEN.findall(original):
         word = fold(stem_of(token.casefold())) if not token.isdigit() else token
@@ -245,13 +247,13 @@ def analyse(text: str) -> Statement:
         words=found,
         negative=negations % 2 == 1,
         past=past,
-        numbers=frozenset(numbers),
-        years=frozenset(years),
+        numbers=frozenset(numbers) if numbers else _NONE,
+        years=frozenset(years) if years else _NONE,
         frames=_frames(original),
         order=_order(low),
         first=first if _capitalized(original, first) else "",
         sentiment=sentiment,
-        shape=frozenset(_COMPONENT.get(w, w) for w in found),
+        shape=shape,
         spelled=tuple(spelled.items()),
     )
 
