@@ -366,10 +366,10 @@ class MemoryIndex:
         with self._lock:
             return self._ranker.withheld(self._fresh_searcher(), terms, set(also))
 
-    def warm(self, share: float = WARM_SHARE) -> int:
-        """Read ahead the postings of the words more than `share` of the memories have, in every field a
-        read looks at, and the ids the withheld count looks up, so that no read waits for them (run in the
-        background after start)."""
+    def warm(self, quiet: Callable[[], None], share: float = WARM_SHARE) -> int:
+        """Read ahead, each step once `quiet` returns (after a server's start), the postings of the words over
+        `share` of the memories have, in every field a read looks at, and the ids `withheld` looks up."""
+        quiet()
         with self._lock:
             if self._ix is None:
                 return 0
@@ -379,6 +379,7 @@ class MemoryIndex:
         with own:  # finding the common words walks every term: outside the lock
             common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
         for field, word in common:
+            quiet()
             with self._lock:  # one word at a time: reads and writes go between them
                 if self._ix is None:
                     return 0

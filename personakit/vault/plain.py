@@ -133,6 +133,11 @@ class Calls:
     def busy(self) -> bool:
         return self.running > 0 or time.monotonic() - self.ended < IDLE
 
+    def quiet(self, stop: Callable[[], bool]) -> None:
+        """Return once no call runs or has just run (work ahead of reads goes in the quiet moments), or stop."""
+        while self.busy() and not stop():
+            time.sleep(IDLE)
+
 
 def mask_ahead(
     keeper: PlainKeeper, memories: Iterable[Memory], stop: Callable[[], bool], busy: Callable[[], bool]

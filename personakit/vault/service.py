@@ -40,6 +40,7 @@ from personakit.store.files import VaultFiles, resolve_vault
 from personakit.store.history import History
 from personakit.store.ledger import AskedWords, Ledger
 from personakit.store.packing import maybe_pack
+from personakit.store.postings import READS
 from personakit.store.private import private_umask, refuse_outside, tighten
 from personakit.store.watcher import Watcher
 from personakit.vault.copies import effective, of_proposal
@@ -200,7 +201,7 @@ class PersonaKit(Vault):
         try:
             self.plain.load()
             apart = start_apart(self.plain, self.index.folder, self.index.count(), self._closing.is_set)
-            self.index.warm()
+            self.index.warm(partial(self._calls.quiet, self._closing.is_set))  # reads at once read their own
             apart()  # masking ahead in a process of its own; what it left (changed since, failed) is done here
             memories = (hit.memory for hit in self.index.all(pause=True))
             mask_ahead(self.plain, memories, self._closing.is_set, self._calls.busy)
@@ -239,7 +240,7 @@ class PersonaKit(Vault):
                 f"the question is {len(question):,} characters long; ask in at most {MAX_QUESTION:,}"
             )
         self.wait_until_synced()
-        with self._calls:
+        with self._calls, READS:  # background walks wait (`store.postings.Reads`)
             return self._read(question, limit, host, record)
 
     def _read(self, question: str, limit: int, host: str, record: bool) -> ReadResult:

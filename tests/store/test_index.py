@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from whoosh.searching import Searcher  # type: ignore[attr-defined]
 from personakit.core.memory import Memory
 from personakit.store.files import FileStat, VaultFiles
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
+from personakit.store.postings import Reads, breathing
 from personakit.vault.service import PersonaKit
 
 
@@ -367,3 +369,68 @@ def test_a_segment_gone_while_the_searcher_opens_again_falls_back_to_whooshs_ope
     index.update([(memory(2, "plays chess too"), FileStat(2, 1))])
     assert len(index.search(["chess"], None)) == 2
     index.close()
+
+
+def test_background_walks_wait_while_a_read_runs_but_never_for_ever() -> None:
+    reads = Reads()
+    inside, release = threading.Event(), threading.Event()
+    ended: list[str] = []
+
+    def read() -> None:
+        with reads:
+            inside.set()
+            release.wait(30)
+            ended.append("read")
+
+    def walk(most: float) -> None:
+        reads.wait(most)
+        ended.append("walk")
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert inside.wait(10)
+    walker = threading.Thread(target=walk, args=(30,))
+    walker.start()
+    walker.join(0.2)
+    assert walker.is_alive() and ended == []  # the walk waits while the read runs
+    release.set()
+    reader.join(10)
+    walker.join(10)
+    assert ended == ["read", "walk"] and not reads.others()
+    inside.clear(), release.clear(), ended.clear()
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert inside.wait(10)
+    walker = threading.Thread(target=walk, args=(0.01,))  # a read that never ends: held up `most` at most
+    walker.start()
+    walker.join(10)
+    assert ended == ["walk"] and reads.others()
+    release.set()
+    reader.join(10)
+
+    def repairing() -> None:  # a walk a read runs itself (repairing the index) never waits for that read
+        with reads:
+            walk(30)
+
+    walker = threading.Thread(target=repairing)
+    walker.start()
+    walker.join(10)
+    assert not walker.is_alive() and ended == ["walk", "read", "walk"] and not reads.others()
+    assert list(breathing(range(100), every=7)) == list(range(100))  # every item, in order
+
+
+def test_common_words_are_read_ahead_one_at_a_time_each_once_it_is_quiet(tmp_path: Path) -> None:
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update(
+        [(memory(i, f"likes tea and garden walks {i}", "approved"), FileStat(i, 10)) for i in range(40)]
+    )
+    looks: list[int] = []
+    warmed = index.warm(lambda: looks.append(len(looks)), share=0.1)
+    assert warmed >= 4  # likes, tea, garden, walks (and "and", if it counts): each in every memory
+    assert len(looks) == warmed + 1  # once before the walk of every term, then before each word
+
+    def closing() -> None:
+        index.close()  # a server closing while read-ahead waited for quiet: nothing more is read
+
+    assert index.warm(closing) == 0

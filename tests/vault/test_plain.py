@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import cast
@@ -262,6 +263,14 @@ def test_any_call_running_or_just_ended_keeps_masking_ahead_waiting(vault: Path)
     assert calls.busy()  # just ended
     calls.ended -= IDLE
     assert not calls.busy()
+    waiting = threading.Thread(target=calls.quiet, args=(lambda: False,))  # the common words read ahead
+    with calls:
+        calls.quiet(lambda: True)  # a server closing: at once, though a call runs
+        waiting.start()
+        waiting.join(0.2)
+        assert waiting.is_alive()  # waits while the call runs
+    waiting.join(10)
+    assert not waiting.is_alive() and not calls.busy()  # went on once it was quiet
     kit = PersonaKit(vault)
     kit.start()
     try:
