@@ -287,10 +287,9 @@ def _each_block(leaf: Any) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
 
 
 class Reads:
-    """The reads running now in this process, by thread. Background work that walks every document, term
-    or file (a server's first seconds: the check of every file) waits while a read runs on another thread
-    (`breathing`): sharing the GIL with it made each read of those seconds 3 to 10 times slower. A walk a
-    read itself runs (repairing a damaged index) does not wait for that read."""
+    """The reads running now, by thread. A walk of every document, term or file (a server's first seconds)
+    waits while a read runs on another thread (`breathing`): sharing the GIL with it made those seconds'
+    reads 3 to 10 times slower. A walk a read runs itself (repairing the index) does not wait for it."""
 
     def __init__(self) -> None:
         self._threads: Counter[int] = Counter()
@@ -310,22 +309,24 @@ class Reads:
         me = threading.get_ident()
         return any(thread != me for thread in list(self._threads))  # a copy: others change it meanwhile
 
-    def wait(self, most: float = 0.05) -> None:
-        """Give the GIL away, and wait while another thread reads (`most` seconds at most: never starved)."""
+    def wait(self, most: float = 0.05) -> float:
+        """Give the GIL away, and wait while another thread reads, `most` seconds at most; how long it did."""
         time.sleep(0)  # a thread waiting for the GIL (the server answering a call) takes it now
-        until = time.monotonic() + most
-        while self._threads and self.others() and time.monotonic() < until:
+        start = time.monotonic()
+        while self._threads and self.others() and time.monotonic() - start < most:
             time.sleep(0.0002)
+        return time.monotonic() - start
 
 
 READS = Reads()
 
 
-def breathing(items: Iterable[T], every: int = 25) -> Iterator[T]:
-    """items, letting reads go first every `every` of them (`Reads.wait`): about every 0.5 ms of work."""
+def breathing(items: Iterable[T], every: int = 25, most: float = 2.0) -> Iterator[T]:
+    """items, letting reads go first every `every` of them (`Reads.wait`), about every 0.5 ms of work, for
+    `most` seconds of waiting in all: a read that waits for the walk (for the vault lock) holds it no longer."""
     for number, item in enumerate(items, 1):
-        if number % every == 0:
-            READS.wait()
+        if number % every == 0 and most > 0:
+            most -= READS.wait()
         yield item
 
 

@@ -13,7 +13,7 @@ from whoosh.searching import Searcher  # type: ignore[attr-defined]
 from personakit.core.memory import Memory
 from personakit.store.files import FileStat, VaultFiles
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
-from personakit.store.postings import Reads, breathing
+from personakit.store.postings import READS, Reads, breathing
 from personakit.vault.service import PersonaKit
 
 
@@ -417,6 +417,30 @@ def test_background_walks_wait_while_a_read_runs_but_never_for_ever() -> None:
     walker.join(10)
     assert not walker.is_alive() and ended == ["walk", "read", "walk"] and not reads.others()
     assert list(breathing(range(100), every=7)) == list(range(100))  # every item, in order
+
+
+def test_a_walk_waits_for_reads_a_bounded_time_in_all() -> None:
+    """A read that waits for the walk itself (for the vault lock the walk's pass holds) while counted as
+    running must not hold the walk up for 50 ms at every step: the walk's waiting is bounded in all."""
+    inside, release = threading.Event(), threading.Event()
+
+    def read() -> None:
+        with READS:
+            inside.set()
+            release.wait(60)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert inside.wait(10)
+    walked: list[int] = []
+    walker = threading.Thread(target=lambda: walked.extend(breathing(range(2000), every=1, most=0.2)))
+    walker.start()
+    walker.join(20)  # 2,000 steps of 50 ms each would take 100 s
+    done = not walker.is_alive()
+    release.set()
+    reader.join(10)
+    walker.join(120)
+    assert done and walked == list(range(2000))
 
 
 def test_common_words_are_read_ahead_one_at_a_time_each_once_it_is_quiet(tmp_path: Path) -> None:
