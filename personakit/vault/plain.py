@@ -113,7 +113,7 @@ class PlainKeeper:
 
 class Calls:
     """The tool calls and hand edits running now, and when the last one ended (monotonic): masking ahead
-    waits while one runs or just ran. Proposals and edits count too: masking ahead beside a burst of
+    waits while one runs or just ran (`until_quiet`). Proposals and edits count too: masking ahead beside a burst of
     proposals made each about 10 ms slower at 10k memories. Use as `with calls:` around each."""
 
     def __init__(self) -> None:
@@ -133,10 +133,12 @@ class Calls:
     def busy(self) -> bool:
         return self.running > 0 or time.monotonic() - self.ended < IDLE
 
-    def quiet(self, stop: Callable[[], bool]) -> None:
-        """Return once no call runs or has just run (work ahead of reads goes in the quiet moments), or stop."""
-        while self.busy() and not stop():
-            time.sleep(IDLE)
+
+def until_quiet(busy: Callable[[], bool], stop: Callable[[], bool]) -> None:
+    """Return once no call runs or has just run (busy), or once told to stop: work ahead of reads (masking
+    ahead, the common words read ahead) goes in the quiet moments."""
+    while busy() and not stop():
+        time.sleep(IDLE)
 
 
 def mask_ahead(
@@ -148,8 +150,7 @@ def mask_ahead(
     about 5 s of CPU once per vault, spread over the quiet moments). Returns how many were masked."""
     masked = 0
     for memory in memories:
-        while busy() and not stop():
-            time.sleep(IDLE)
+        until_quiet(busy, stop)
         if stop():
             break
         quotes = memory.evidence[:MAX_QUOTES]

@@ -50,7 +50,7 @@ from personakit.vault.intake import take_in
 from personakit.vault.linking import link
 from personakit.vault.moving import recover
 from personakit.vault.people import PeopleNotes
-from personakit.vault.plain import Calls, PlainKeeper, mask_ahead, start_apart
+from personakit.vault.plain import Calls, PlainKeeper, mask_ahead, start_apart, until_quiet
 from personakit.vault.state import Vault
 from personakit.vault.trust import hold_arrivals
 from personakit.vault.writing import write
@@ -201,7 +201,8 @@ class PersonaKit(Vault):
         try:
             self.plain.load()
             apart = start_apart(self.plain, self.index.folder, self.index.count(), self._closing.is_set)
-            self.index.warm(partial(self._calls.quiet, self._closing.is_set))  # reads at once read their own
+            quiet = partial(until_quiet, self._calls.busy, self._closing.is_set)
+            self.index.warm(quiet)  # in quiet moments: a host reading at once reads its own words
             apart()  # masking ahead in a process of its own; what it left (changed since, failed) is done here
             memories = (hit.memory for hit in self.index.all(pause=True))
             mask_ahead(self.plain, memories, self._closing.is_set, self._calls.busy)

@@ -22,7 +22,17 @@ from personakit.core.memory import Category, Memory, State, render_memory
 from personakit.core.naming import memory_id, slug
 from personakit.core.proposal import shorten
 from personakit.store.index import stored_memories
-from personakit.vault.plain import APART_FROM, FILE, IDLE, KEY, Calls, PlainKeeper, mask_ahead, mask_apart
+from personakit.vault.plain import (
+    APART_FROM,
+    FILE,
+    IDLE,
+    KEY,
+    Calls,
+    PlainKeeper,
+    mask_ahead,
+    mask_apart,
+    until_quiet,
+)
 from personakit.vault.service import PersonaKit, init_vault
 
 from conftest import connect
@@ -263,9 +273,9 @@ def test_any_call_running_or_just_ended_keeps_masking_ahead_waiting(vault: Path)
     assert calls.busy()  # just ended
     calls.ended -= IDLE
     assert not calls.busy()
-    waiting = threading.Thread(target=calls.quiet, args=(lambda: False,))  # the common words read ahead
+    waiting = threading.Thread(target=until_quiet, args=(calls.busy, lambda: False))  # common words ahead
     with calls:
-        calls.quiet(lambda: True)  # a server closing: at once, though a call runs
+        until_quiet(calls.busy, lambda: True)  # a server closing: at once, though a call runs
         waiting.start()
         waiting.join(0.2)
         assert waiting.is_alive()  # waits while the call runs
