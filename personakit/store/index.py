@@ -31,8 +31,9 @@ from whoosh.searching import Searcher
 from personakit.core.meaning import memory_words
 from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
+from personakit.store import segments
 from personakit.store.files import FileStat
-from personakit.store.postings import Kept, breathing, frequent, in_text
+from personakit.store.postings import Kept, breathing, frequent
 from personakit.store.ranking import TEXT_WEIGHT, Ranker
 from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened, stored
 
@@ -277,15 +278,14 @@ class MemoryIndex:
     def sharing(self, groups: list[list[str]], missing: int, limit: int, walked: int = 3) -> list[Hit]:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
         first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
-        groups first: the first `walked` groups' postings are read whole, the others looked up for the
-        memories still in the running, and none is kept (a proposal's words have no place in the reads'
-        bounded caches: `store/postings.in_text`). Stored fields are read only for those that qualify."""
+        groups first: the first `walked` groups' postings are read whole, the others looked up for those
+        still in the running; none is kept (`segments.in_text`). Stored fields are read only for those wanted."""
         with self._lock:
             s = self._fresh_searcher()
             counts: dict[int, int] = {}
             for number, group in enumerate(groups):
                 among = None if number < walked else sorted(counts)
-                for doc in in_text(s.reader(), ALL_WORDS_FIELDS, group, among, TEXT_WEIGHT):
+                for doc in segments.in_text(s.reader(), ALL_WORDS_FIELDS, group, among, TEXT_WEIGHT):
                     counts[doc] = counts.get(doc, 0) + 1
                 if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
                     counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}

@@ -15,7 +15,8 @@ column values (opening a column reader reads its whole offset table, which costs
 and how many files have each id; all of it let go when the searcher changes, and bounded: column values,
 one per document at most; ids' file counts, KEPT_COUNTS (about 100 bytes each).
 
-This module reads Whoosh only through the reader objects the index gives it (it imports no library).
+It reads Whoosh only through the reader objects the index gives it, and a segment's postings through
+`store.segments` (the index's files).
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from bisect import bisect_left
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from personakit.core.overlap import bits
+from personakit.store.segments import frequency, word_sets
 
 T = TypeVar("T")
 
@@ -118,7 +119,7 @@ class Kept:
         if count is None:
             if len(self._counts) >= KEPT_COUNTS:
                 self._counts.clear()
-            count = self._counts[memory_id] = s.reader().doc_frequency("id", memory_id)
+            count = self._counts[memory_id] = frequency(s.reader(), "id", memory_id)
         return count
 
 
@@ -230,60 +231,10 @@ class Postings:
             found = self._segments.get((segment, field, word))
             if found is not None:
                 return found  # type: ignore[no-any-return]
-        sets = self._read(reader, field, word)
+        sets = word_sets(reader, field, word, self.text_weight)
         if segment is not None:
             self._segments.put((segment, field, word), sets)
         return sets
-
-    def _read(self, reader: Any, field: str, word: str) -> Sets:
-        """How many of one segment's documents have the word (deleted ones too, as Whoosh counts), and
-        its documents, from Whoosh's matcher (deleted documents are left out)."""
-        having = reader.doc_frequency(field, word)
-        if not having:
-            return 0, 0, 0
-        docs: list[int] = []
-        text: list[int] = []
-        matcher = reader.postings(field, word)
-        heavy, size = self.text_weight, reader.doc_count_all()
-        leaf = _blocks(matcher)
-        if leaf is not None:  # a block at a time: a common word's thousands of postings, without a call each
-            try:
-                for ids, weights in _each_block(leaf):
-                    docs += ids
-                    text += [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy]
-            except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
-                docs, text, leaf, matcher = [], [], None, reader.postings(field, word)
-        if leaf is not None and leaf is not matcher:  # the deleted documents a filter left out
-            dead = bits(reader.deleted_docs_set, size)
-            return having, bits(docs, size) & ~dead, bits(text, size) & ~dead
-        if leaf is None:
-            active, doc_id, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
-            while active():
-                doc = doc_id()
-                docs.append(doc)
-                if weight() >= heavy:
-                    text.append(doc)
-                step()
-        found = bits(docs, size)
-        return having, found, (found if len(text) == len(docs) else bits(text, size))
-
-
-def _blocks(matcher: Any) -> Any:
-    """The matcher itself, or the one a filter of deleted documents wraps, when it is Whoosh's block
-    matcher (`W3LeafMatcher`): its postings can be read a block (up to 128) at a time. Else None (a term's
-    few postings kept in the terms table come in a plain list matcher, read one by one)."""
-    if type(matcher).__name__ == "FilterMatcher" and getattr(matcher, "_exclude", False):
-        matcher = matcher.child
-    return matcher if type(matcher).__name__ == "W3LeafMatcher" else None
-
-
-def _each_block(leaf: Any) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
-    """Each block's ids and weights from where the matcher stands (a filter may have moved it past the
-    first deleted documents), as its id(), weight() and next() would give them one by one."""
-    while leaf.is_active():
-        leaf.id(), leaf.weight()  # make the matcher read the block's ids and weights
-        yield leaf._ids[leaf._i : leaf._blocklength], leaf._weights[leaf._i : leaf._blocklength]
-        leaf._next_block()
 
 
 class Reads:
@@ -338,63 +289,3 @@ def frequent(reader: Any, field: str, least: int) -> Iterator[str]:
             word = term.decode("utf-8") if isinstance(term, bytes) else term
             counts[word] = counts.get(word, 0) + info.doc_frequency()
     return (word for word, count in counts.items() if count >= least)
-
-
-def in_text(
-    reader: Any, fields: Sequence[str], terms: list[str], among: list[int] | None, weight: int
-) -> set[int]:
-    """The documents having one of terms in their text (a posting at least `weight` heavy, in any of
-    fields: a word only a quote has does not count); with among (ascending), only among those. Read a
-    segment at a time, a block of postings at a time when all are wanted, and kept nowhere: for a
-    proposal's near-duplicate check, not for reads."""
-    found: set[int] = set()
-    for leaf, base in reader.leaf_readers():
-        end = base + leaf.doc_count_all()
-        mine = (
-            None
-            if among is None
-            else [d - base for d in among[bisect_left(among, base) : bisect_left(among, end)]]
-        )
-        if mine == []:
-            continue
-        for field in fields:
-            for term in terms:
-                if (field, term) in leaf:
-                    docs = (
-                        _heavy(leaf, field, term, weight)
-                        if mine is None
-                        else _heavy_among(leaf.postings(field, term), mine, weight)
-                    )
-                    found.update(base + doc for doc in docs)
-    return found
-
-
-def _heavy(leaf: Any, field: str, term: str, weight: int) -> Iterator[int]:
-    """One segment's documents whose posting of the term is at least weight heavy, a block at a time."""
-    postings = leaf.postings(field, term)
-    block = _blocks(postings)
-    if block is not None:
-        dead = leaf.deleted_docs_set if block is not postings else frozenset()
-        try:
-            for ids, weights in _each_block(block):
-                yield from (
-                    doc for doc, w in zip(ids, weights, strict=True) if w >= weight and doc not in dead
-                )
-            return
-        except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
-            postings = leaf.postings(field, term)
-    while postings.is_active():
-        if postings.weight() >= weight:
-            yield postings.id()
-        postings.next()
-
-
-def _heavy_among(postings: Any, among: list[int], weight: int) -> Iterator[int]:
-    """Those of among (ascending) whose posting is at least weight heavy, skipping to each."""
-    for doc in among:
-        if not postings.is_active():
-            return
-        if postings.id() < doc:
-            postings.skip_to(doc)
-        if postings.is_active() and postings.id() == doc and postings.weight() >= weight:
-            yield doc

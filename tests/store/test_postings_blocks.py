@@ -1,5 +1,6 @@
-"""A word's postings read a block at a time (`store.postings`) are exactly those Whoosh's matcher gives
-one by one: every word of a real index, in big segments and small, with deleted documents."""
+"""A word's postings read in one look-up of the terms file, or a block at a time (`store.segments`), are
+exactly those Whoosh's matcher gives one by one: every word of a real index, in big segments and small,
+with deleted documents, and words no segment has."""
 
 from __future__ import annotations
 
@@ -8,19 +9,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from whoosh.reading import ReaderClosed  # type: ignore[attr-defined]
 
 from personakit.core.memory import Memory
 from personakit.core.overlap import bits
 from personakit.store.files import FileStat
 from personakit.store.index import ALL_WORDS_FIELDS, PLAIN_SEGMENT_FROM, MemoryIndex
-from personakit.store.postings import Postings, _blocks
 from personakit.store.ranking import TEXT_WEIGHT
+from personakit.store.segments import _blocks, frequency, term_info, word_sets
 
-WORDS = ["tea", "coffee", "garden", "rust", "python", "walk", "dinner", "sister", "book", "music"]
+WORDS = [
+    "tea",
+    "coffee",
+    "garden",
+    "rust",
+    "python",
+    "walk",
+    "dinner",
+    "sister",
+    "book",
+    "music",
+    "café",
+    "日本",
+]
 
 
 def _memory(i: int, rng: random.Random) -> Memory:
-    text = " ".join(["common", *rng.sample(WORDS, 3), f"only{i}", "half" if i % 2 else "odd"])
+    text = " ".join(["common", *rng.sample(WORDS, 3), f"only{i}", f"few{i // 5}", "half" if i % 2 else "odd"])
     quote = " ".join(rng.sample(WORDS, 4) + (["quoted"] if i % 3 else []))
     state = ("approved", "unconfirmed", "restricted", "rejected")[i % 4]
     return Memory(
@@ -53,21 +68,48 @@ def _index(folder: Path) -> MemoryIndex:
     return index
 
 
-def test_blocks_give_what_the_matcher_gives_one_by_one(tmp_path: Path) -> None:
+def test_one_look_up_gives_what_the_matcher_gives_one_by_one(tmp_path: Path) -> None:
     index = _index(tmp_path / "index")
-    postings = Postings(TEXT_WEIGHT, "tie_break")
-    checked = blocked = filtered = 0
+    checked = inlined = blocked = filtered = 0
     with index._ix.searcher() as s:
-        for leaf, _ in s.reader().leaf_readers():
+        reader = s.reader()
+        for leaf, _ in reader.leaf_readers():
             for field in ALL_WORDS_FIELDS:
                 for term in list(leaf.lexicon(field)):
                     word = term.decode("utf-8")
                     matcher = leaf.postings(field, word)
+                    inlined += "ListMatcher" in {
+                        type(matcher).__name__,
+                        type(getattr(matcher, "child", 0)).__name__,
+                    }
                     blocked += _blocks(matcher) is not None
                     filtered += _blocks(matcher) is not None and _blocks(matcher) is not matcher
-                    assert postings._read(leaf, field, word) == _one_by_one(leaf, field, word), (field, word)
+                    sets = word_sets(leaf, field, word, TEXT_WEIGHT)
+                    assert sets == _one_by_one(leaf, field, word), (field, word)
+                    assert term_info(leaf, field, word).doc_frequency() == sets[0] > 0
                     checked += 1
-    assert checked > 1500 and blocked > 10 and filtered > 10  # both ways, and through the deleted filter
+            absent = [("words", "nowhere"), ("restricted_words", "only0x"), ("id", "m_x"), ("nofield", "tea")]
+            for field, word in absent:  # in no segment: most of what a question brings
+                assert term_info(leaf, field, word) is None
+                assert word_sets(leaf, field, word, TEXT_WEIGHT) == (0, 0, 0)
+        for field, word in [
+            ("words", "common"),
+            ("words", "日本"),
+            ("id", "m_000000000007"),
+            ("words", "few3"),
+        ]:
+            assert frequency(reader, field, word) == reader.doc_frequency(field, word) > 0, (field, word)
+    assert checked > 1500 and inlined > 100 and blocked > 10 and filtered > 10  # each way, through the filter
+    index.close()
+
+
+def test_a_closed_segment_is_not_read(tmp_path: Path) -> None:
+    index = _index(tmp_path / "index")
+    s = index._ix.searcher()
+    leaf = s.reader().leaf_readers()[0][0]
+    s.close()
+    with pytest.raises(ReaderClosed):
+        term_info(leaf, "words", "common")
     index.close()
 
 
@@ -80,10 +122,9 @@ def test_a_matcher_kept_otherwise_is_read_one_by_one(tmp_path: Path, monkeypatch
         yield leaf._ids[:1], leaf._weights[:1]  # a piece of a block, then the attribute is not there
         raise AttributeError("_blocklength")
 
-    monkeypatch.setattr("personakit.store.postings._each_block", changed)
-    postings = Postings(TEXT_WEIGHT, "tie_break")
+    monkeypatch.setattr("personakit.store.segments._each_block", changed)
     with index._ix.searcher() as s:
         for leaf, _ in s.reader().leaf_readers():
             for word in [w for w in ("common", "half", "tea", "quoted") if leaf.doc_frequency("words", w)]:
-                assert postings._read(leaf, "words", word) == _one_by_one(leaf, "words", word), word
+                assert word_sets(leaf, "words", word, TEXT_WEIGHT) == _one_by_one(leaf, "words", word), word
     index.close()
