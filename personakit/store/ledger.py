@@ -49,15 +49,26 @@ class Ledger:
         self.older = folder / "reads.1.jsonl"
 
     def record(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False)
+        """Append the entry, one `write` of one line (a lone surrogate a host sent as JSON escapes it:
+        `\\udfff`); a full ledger becomes the older half first. An entry not written never fails the read."""
+        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
         try:
-            if self.path.exists() and self.path.stat().st_size > LEDGER_MOST_BYTES:
+            if not self._append(line, LEDGER_MOST_BYTES):
                 os.replace(self.path, self.older)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-            with open(fd, "a", encoding="utf-8") as handle:
-                handle.write(line + "\n")
+                self._append(line, None)
         except OSError as error:
             log.debug("the read ledger could not be written: %s", error)
+
+    def _append(self, line: bytes, most: int | None) -> bool:
+        """Write the line at the ledger's end, unless the ledger is past `most` bytes. Whether it wrote."""
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            if most is not None and os.fstat(fd).st_size > most:
+                return False
+            os.write(fd, line)
+            return True
+        finally:
+            os.close(fd)
 
     def entries(self) -> Iterator[dict[str, Any]]:
         """Every entry, oldest first."""
