@@ -13,7 +13,9 @@ SDK's own writer so it can never interleave with another message:
 - anything else that is not a JSON-RPC 2.0 message (a `jsonrpc` other than "2.0", no method, an id that
   is neither a string nor an integer, ...): -32600 Invalid Request, with the id when there is a valid one;
 - JSON nested deeper than the checks parse (pydantic stops at 200 levels; Python's own parser raises
-  RecursionError near 1,000, which once ended the server): -32600, id null.
+  RecursionError near 1,000, which once ended the server): -32600, id null;
+- a string escaping half of a UTF-16 surrogate pair (`"\\ud800"`: valid JSON, but no text; pydantic refuses
+  it): -32600 saying so, with the id.
 
 Any line gets an answer or passes on; nothing a line holds can end the server. (A cap on the size of a
 line, where stdin is read, is a separate guard.)
@@ -52,6 +54,9 @@ BATCH = (
 
 BAD_ID = "Invalid Request: an id must be a string or an integer"
 DEEP = "Invalid Request: the message is nested too deeply"
+HALF_PAIR = (
+    "Invalid Request: a string holds half of a UTF-16 surrogate pair (such as \\ud800), which is not text"
+)
 
 
 class AnsweredLines:
@@ -142,11 +147,24 @@ def malformed(line: str) -> list[types.JSONRPCError] | None:
         return [_error(_id(item), types.INVALID_REQUEST, BATCH) for item in value]
     if isinstance(value, dict) and value.get("jsonrpc") != "2.0":
         return [_error(_id(value), types.INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')]
+    if _half_pair(value):
+        return [_error(_id(value), types.INVALID_REQUEST, HALF_PAIR)]
     return [
         _error(
             _id(value), types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request or notification"
         )
     ]
+
+
+def _half_pair(value: Any) -> bool:
+    """Does a string of value hold half of a UTF-16 surrogate pair (which UTF-8 cannot encode)?"""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except RecursionError:
+        pass
+    return False
 
 
 def _id(message: Any) -> int | str | None:

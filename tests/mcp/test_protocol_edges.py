@@ -70,3 +70,33 @@ def test_a_read_only_server_says_unknown_tool_for_propose(vault: Path) -> None:
         assert answer["error"]["code"] == -32602, answer
     finally:
         assert server.close() == 0
+
+
+def test_half_a_surrogate_pair_gets_an_answer_that_says_so(vault: Path) -> None:
+    """`\\ud800` alone is valid JSON but no text (UTF-8 cannot hold it): a read or a proposal holding one is
+    refused with its id and a message naming the cause, and the server goes on."""
+    server = RawServer(vault)
+    try:
+        for arguments in (
+            {"question": "green \ud800 tea?"},
+            {"text": "x\udfff", "quote": "y", "category": "other"},
+        ):
+            name = "personakit_read" if "question" in arguments else "personakit_propose"
+            line = json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 41,
+                    "method": "tools/call",
+                    "params": {"name": name, "arguments": arguments},
+                }
+            )
+            assert (
+                "\\ud800" in line or "\\udfff" in line
+            )  # json.dumps escapes it, as a host's JSON library would
+            (answer,) = server.answers_to(line.encode())
+            assert (answer["id"], answer["error"]["code"]) == (41, -32600)
+            assert "surrogate" in answer["error"]["message"]
+        fine = server.call("personakit_read", question="green \U0001f375 tea?")  # a whole pair: an emoji
+        assert fine["isError"] is False
+    finally:
+        assert server.close() == 0
