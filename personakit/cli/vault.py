@@ -88,6 +88,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             kit.refresh_index()  # mid-merge: index only, commit nothing
         else:
             kit.sync(None)
+    kit.index.warm(lambda: None)  # the common words' postings, written for a server's first reads
     print(f"indexed {kit.index.count()} memories")
     warn_broken(kit)
     return 0

@@ -33,8 +33,8 @@ from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
 from personakit.store import segments
 from personakit.store.files import FileStat
-from personakit.store.postings import Kept, breathing, frequent
-from personakit.store.ranking import TEXT_WEIGHT, Ranker
+from personakit.store.postings import breathing, frequent
+from personakit.store.ranking import TEXT_WEIGHT, Kept, Ranker
 from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened, stored
 
 log = logging.getLogger("personakit")
@@ -125,7 +125,7 @@ class MemoryIndex:
         self._seen: int | None = None  # the folder's time when the searcher was last found latest
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
         self._kept = Kept()  # what the searcher's reads worked out, for the next ones
-        self._ranker = Ranker(self._kept)
+        self._ranker = Ranker(self._kept, folder)
 
     def open(self) -> bool:
         """Open the index, creating (or, when it cannot be opened, recreating) it. True when it is new."""
@@ -165,8 +165,7 @@ class MemoryIndex:
             self._ix = None
 
     def __del__(self) -> None:
-        """Its files closed when it goes (they are read, not mapped: see Folder), also by a command that
-        did not close it."""
+        """Its files closed when it goes (read, not mapped: see Folder), also by a command not closing it."""
         if self._searcher is not None:
             self._searcher.close()
 
@@ -209,9 +208,8 @@ class MemoryIndex:
             indexed = self._fresh_searcher()
             upserts = list(upserts)
             # A big batch (a first index, a reindex) is written as plain files: whoosh-ng copies a compound
-            # segment's terms table into memory for every reader (38 MB at 100k memories, after each change).
-            # A small one stays compound: whoosh-ng takes a plain segment with an empty postings file (one
-            # memory's: its postings are inlined in the terms table) for damage.
+            # segment's terms table into memory for every reader (38 MB at 100k, after each change). A small
+            # one stays compound: whoosh-ng takes a plain segment with an empty postings file for damage.
             compound = len(upserts) < PLAIN_SEGMENT_FROM
             held = indexed_names(indexed, few=compound)  # the files indexed already: replaced, others added
             self._ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
@@ -279,7 +277,7 @@ class MemoryIndex:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
         first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
         groups first: the first `walked` groups' postings are read whole, the others looked up for those
-        still in the running; none is kept (`segments.in_text`). Stored fields are read only for those wanted."""
+        still in the running; none is kept (`segments.in_text`). Stored fields are read only for the best."""
         with self._lock:
             s = self._fresh_searcher()
             counts: dict[int, int] = {}
@@ -378,12 +376,14 @@ class MemoryIndex:
             least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
         with own:  # finding the common words walks every term: outside the lock
             common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
-        for field, word in common:
+        for number, (field, word) in enumerate(common, 1):
             quiet()
             with self._lock:  # one word at a time: reads and writes go between them
                 if self._ix is None:
                     return 0
                 self._ranker.postings.word(self._fresh_searcher(), field, word)
+                if number == len(common):  # written beside the big segments, for processes opening it later
+                    self._ranker.postings.write(self._fresh_searcher(), common)
         return len(common)
 
     def newest(self, state: str, limit: int) -> list[Hit]:

@@ -8,12 +8,8 @@ the proposal's new small segment is read again; the big segments of a first inde
 
 For one searcher (one state of the index), a word's sets over the whole index are the segments' sets
 shifted to the segments' first document numbers, less the deleted documents; they are kept for as long as
-the searcher. Both stores are bounded in bytes: the least recently used words go first.
-
-Besides postings, what else a read works out from the searcher is kept for the next ones (`Kept`):
-column values (opening a column reader reads its whole offset table, which costs more than a search),
-and how many files have each id; all of it let go when the searcher changes, and bounded: column values,
-one per document at most; ids' file counts, KEPT_COUNTS (about 100 bytes each).
+the searcher. Both stores are bounded in bytes: the least recently used words go first. The sets of a big
+segment's common words are also written beside it, for the processes that open the index later (`Written`).
 
 It reads Whoosh only through the reader objects the index gives it, and a segment's postings through
 `store.segments` (the index's files).
@@ -21,15 +17,19 @@ It reads Whoosh only through the reader objects the index gives it, and a segmen
 
 from __future__ import annotations
 
+import os
+import struct
 import threading
 import time
+import zlib
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 from personakit.core.overlap import bits
-from personakit.store.segments import frequency, word_sets
+from personakit.store.segments import word_sets
 
 T = TypeVar("T")
 
@@ -37,8 +37,13 @@ KEPT_BYTES = 24_000_000  # bit sets kept per segment, for the words questions sh
 SEARCHER_BYTES = 24_000_000  # bit sets kept for the current searcher
 SEGMENT_FROM = 1000  # documents from which a segment's postings are kept; smaller ones are read each time
 ABSENT_KEPT = 5_000  # words no memory has, kept per searcher (about 200 bytes each)
-KEPT_COUNTS = 100_000  # ids' file counts kept per searcher
 ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
+WRITTEN = "{}.pkwords"  # a segment's common words' sets, beside its files: Whoosh removes it with them
+_HEAD = struct.Struct("!4sII")  # b"PKW1", the segment's documents, the length of the entries that follow
+_ENTRY = struct.Struct(
+    "!HHIQIII"
+)  # field's, word's lengths (UTF-8); having; offset, docs', text's lengths; CRC-32
+_SAME = 0xFFFFFFFF  # a text length saying: the same set as docs
 
 # In one segment: how many documents have the word (deleted ones too); the live ones; those having it in their text.
 Sets = tuple[int, int, int]
@@ -81,54 +86,13 @@ class _Bounded:
         self.bytes = 0
 
 
-class Kept:
-    """What reads keep of one searcher besides postings: column values and ids' file counts."""
-
-    def __init__(self) -> None:
-        self._let_go(None)
-
-    def _let_go(self, s: Any) -> None:
-        self._searcher = s
-        self._columns: dict[str, tuple[Any, dict[int, Any]]] = {}
-        self._counts: dict[str, int] = {}
-
-    def _for(self, s: Any) -> None:
-        if s is not self._searcher:
-            self._let_go(s)
-
-    def column(self, s: Any, name: str) -> Callable[[int], Any]:
-        """A document's value in the column `name`, each value read once: the same common words bring up
-        the same memories read after read."""
-        self._for(s)
-        if name not in self._columns:
-            self._columns[name] = (s.reader().column_reader(name), {})
-        column, known = self._columns[name]
-
-        def value(doc: int) -> Any:
-            found = known.get(doc)
-            if found is None:
-                found = known[doc] = column[doc]
-            return found
-
-        return value
-
-    def files(self, s: Any, memory_id: str) -> int:
-        """How many documents have the id (replaced ones too, until a merge: that only costs a look)."""
-        self._for(s)
-        count = self._counts.get(memory_id)
-        if count is None:
-            if len(self._counts) >= KEPT_COUNTS:
-                self._counts.clear()
-            count = self._counts[memory_id] = frequency(s.reader(), "id", memory_id)
-        return count
-
-
 class Postings:
     """Bit sets of each word's documents, for the searcher given. Not thread-safe: the index's lock
     guards it, as it guards the searcher."""
 
-    def __init__(self, text_weight: int, column: str) -> None:
+    def __init__(self, text_weight: int, column: str, folder: Path | None = None) -> None:
         self.text_weight = text_weight  # a posting this heavy has the word in the memory's text
+        self.written = Written(folder)
         self.column = column  # the sortable column that orders tied documents
         self._values: dict[tuple[str, str], list[Any]] = {}  # (segment id, column) -> its values
         self._orders: dict[str, array[int]] = {}  # segment id -> its documents in tie-break order
@@ -182,6 +146,7 @@ class Postings:
         self._leaves = leaves
         self._dead = bits(dead, reader.doc_count_all()) if dead else 0
         self._segments.drop(lambda key: key[0] in present)
+        self.written.keep(present)
         self._orders = {segment: order for segment, order in self._orders.items() if segment in present}
         self._values = {key: values for key, values in self._values.items() if key[0] in present}
         self._current.clear()
@@ -231,10 +196,127 @@ class Postings:
             found = self._segments.get((segment, field, word))
             if found is not None:
                 return found  # type: ignore[no-any-return]
-        sets = word_sets(reader, field, word, self.text_weight)
+        sets = None if segment is None else self.written.get(segment, reader.doc_count_all(), field, word)
+        if sets is None:
+            sets = word_sets(reader, field, word, self.text_weight)
         if segment is not None:
             self._segments.put((segment, field, word), sets)
         return sets
+
+    def write(self, searcher: Any, words: list[tuple[str, str]]) -> int:
+        """Write the sets of words (field, word) in each kept segment that has no file of them yet, for the
+        processes that open the index later (`Written`). Returns how many segments' files were written."""
+        self._follow(searcher)
+        written = 0
+        for reader, _, segment in self._leaves:
+            if segment is not None and not self.written.has(segment):
+                sets = {key: self._segment(reader, segment, *key) for key in words}
+                written += self.written.put(segment, reader.doc_count_all(), sets)
+        return written
+
+
+class Written:
+    """The sets of a segment's common words, written beside it (`Postings.write`: `personakit reindex`, and a
+    server's read-ahead in quiet moments) and read by any later process. A host that reads at once after a
+    start finds a common word's thousands of postings in one `pread` (at 100k memories, about 20 us for a
+    word Whoosh's blocks take 10 ms to give), where each read would decode them the first time. A segment
+    never changes, so its file never goes stale; documents deleted later are taken out by the reads, as
+    from sets kept in memory. A file that does not check out (cut short, another size) is not used."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder  # None: an index in memory, nothing written
+        self._entries: dict[str, dict[tuple[str, str], tuple[int, ...]]] = {}  # segment -> its words' places
+
+    def _path(self, segment: str) -> Path:
+        assert self.folder is not None
+        return self.folder / WRITTEN.format(segment)
+
+    def has(self, segment: str) -> bool:
+        return self.folder is None or self._path(segment).exists()
+
+    def keep(self, segments: set[str | None]) -> None:
+        self._entries = {segment: found for segment, found in self._entries.items() if segment in segments}
+
+    def get(self, segment: str, size: int, field: str, word: str) -> Sets | None:
+        if self.folder is None:
+            return None
+        entries = self._entries.get(segment)
+        if entries is None:
+            entries = self._entries[segment] = self._load(segment, size)
+        place = entries.get((field, word))
+        if place is None:
+            return None
+        having, offset, docs_length, text_length, crc = place
+        stored = docs_length + (0 if text_length == _SAME else text_length)
+        try:
+            with open(self._path(segment), "rb") as file:
+                data = os.pread(file.fileno(), stored, offset)
+        except OSError:
+            return None
+        if len(data) != stored or zlib.crc32(data) != crc:  # damaged: Whoosh's postings then
+            entries.pop((field, word))
+            return None
+        docs = int.from_bytes(data[:docs_length], "little")
+        return having, docs, docs if text_length == _SAME else int.from_bytes(data[docs_length:], "little")
+
+    def _load(self, segment: str, size: int) -> dict[tuple[str, str], tuple[int, ...]]:
+        """The words' places in the segment's file: none when it is not there or not this segment's (each
+        set is checked against its CRC-32 when read)."""
+        try:
+            with open(self._path(segment), "rb") as file:
+                magic, documents, length = _HEAD.unpack(file.read(_HEAD.size))
+                table = file.read(length)
+            if magic != b"PKW1" or documents != size or len(table) != length:
+                return {}
+            entries, at = {}, 0
+            while at < length:
+                field_length, word_length, *place = _ENTRY.unpack_from(table, at)
+                at += _ENTRY.size + field_length + word_length
+                names = (
+                    table[at - field_length - word_length : at - word_length],
+                    table[at - word_length : at],
+                )
+                entries[names[0].decode("utf-8"), names[1].decode("utf-8")] = tuple(place)
+            return entries
+        except (OSError, struct.error, UnicodeDecodeError):
+            return {}
+
+    def put(self, segment: str, size: int, sets: dict[tuple[str, str], Sets]) -> bool:
+        """Write the file of the segment's sets (of the words it has), whole or not at all."""
+        if self.folder is None:
+            return False
+        items = [  # (names, having, docs, text or None: the same as docs)
+            (
+                (field.encode("utf-8"), word.encode("utf-8")),
+                having,
+                _bytes(docs),
+                None if text == docs else _bytes(text),
+            )
+            for (field, word), (having, docs, text) in sets.items()
+            if having
+        ]
+        offset = _HEAD.size + sum(_ENTRY.size + len(names[0]) + len(names[1]) for names, *_ in items)
+        table, blobs = [_HEAD.pack(b"PKW1", size, offset - _HEAD.size)], []
+        for names, having, docs, text in items:
+            blobs.append(docs + (text or b""))
+            sizes = len(docs), _SAME if text is None else len(text)
+            table.append(
+                _ENTRY.pack(len(names[0]), len(names[1]), having, offset, *sizes, zlib.crc32(blobs[-1]))
+            )
+            table += names
+            offset += len(blobs[-1])
+        temporary = self._path(f".{segment}.{os.getpid()}.{threading.get_ident()}")  # Whoosh skips dot files
+        try:
+            temporary.write_bytes(b"".join(table + blobs))
+            os.replace(temporary, self._path(segment))
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            return False
+        return True
+
+
+def _bytes(number: int) -> bytes:
+    return number.to_bytes((number.bit_length() + 7) // 8, "little")
 
 
 class Reads:

@@ -19,11 +19,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from personakit.core.overlap import Group, Word, bits, candidates, groups, members, scores
 from personakit.core.reading import tie_break
-from personakit.store.postings import Kept, Postings
+from personakit.store.postings import Postings
+from personakit.store.segments import frequency
 
 MAX_QUERY_WORDS = 64
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once
@@ -33,6 +35,7 @@ MOST_GROUPS = 256  # more groups than this: scored one by one after all
 WALK_FROM = 256  # tied documents from which they are walked in tie_break order rather than looked up
 APPROVED = tie_break("approved", "")[0]  # what an approved memory's tie_break starts with
 Searcher = Any  # a Whoosh searcher, as the index hands it in
+KEPT_COUNTS = 100_000  # ids' file counts kept per searcher (about 100 bytes each)
 
 
 def rarity(having: int, documents: int) -> float:
@@ -53,12 +56,56 @@ NEAR_COMMON = 0.02  # near words more than this share of the memories have are l
 FILL_SPARE = 4  # the fill ranks this many times the places it needs by near words, then orders by category
 
 
+class Kept:
+    """What reads keep of one searcher besides postings, let go when the searcher changes: column values
+    (opening a column reader reads its whole offset table, which costs more than a search), one per
+    document at most; and how many files have each id, KEPT_COUNTS at most."""
+
+    def __init__(self) -> None:
+        self._let_go(None)
+
+    def _let_go(self, s: Any) -> None:
+        self._searcher = s
+        self._columns: dict[str, tuple[Any, dict[int, Any]]] = {}
+        self._counts: dict[str, int] = {}
+
+    def _for(self, s: Any) -> None:
+        if s is not self._searcher:
+            self._let_go(s)
+
+    def column(self, s: Any, name: str) -> Callable[[int], Any]:
+        """A document's value in the column `name`, each value read once: the same common words bring up
+        the same memories read after read."""
+        self._for(s)
+        if name not in self._columns:
+            self._columns[name] = (s.reader().column_reader(name), {})
+        column, known = self._columns[name]
+
+        def value(doc: int) -> Any:
+            found = known.get(doc)
+            if found is None:
+                found = known[doc] = column[doc]
+            return found
+
+        return value
+
+    def files(self, s: Any, memory_id: str) -> int:
+        """How many documents have the id (replaced ones too, until a merge: that only costs a look)."""
+        self._for(s)
+        count = self._counts.get(memory_id)
+        if count is None:
+            if len(self._counts) >= KEPT_COUNTS:
+                self._counts.clear()
+            count = self._counts[memory_id] = frequency(s.reader(), "id", memory_id)
+        return count
+
+
 class Ranker:
     """Ranks reads on one index; keeps what it read (postings, tie-break values) for later reads. Not
     thread-safe: the index's lock guards it, as it guards the searcher."""
 
-    def __init__(self, kept: Kept) -> None:
-        self.postings = Postings(TEXT_WEIGHT, "tie_break")
+    def __init__(self, kept: Kept, folder: Path | None = None) -> None:
+        self.postings = Postings(TEXT_WEIGHT, "tie_break", folder)  # folder: the index's, for `Written`
         self._kept = kept
         self._copies: tuple[Searcher | None, list[int]] = (None, [])  # see _restricted_copies
 

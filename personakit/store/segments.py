@@ -226,7 +226,7 @@ def term_info(leaf: Any, field: str, word: str) -> Any:
     inlined), or None when the segment has no such term: a probe of the segment's terms hash file, as
     Whoosh's `HashReader` makes it, with a `pread` for a few slots at a time and one for the key and its
     value. Whoosh's `doc_frequency`, then `postings`, look a word up twice, a `pread` for each slot, length
-    and key and some forty calls in all: 15 -> 6 us a look-up at 10k memories, where most of a question's
+    and key and some forty calls in all: 15 -> 7 us a look-up at 10k memories, where most of a question's
     words are in no segment, or in a few memories (their postings inlined in the term info)."""
     terms = getattr(leaf, "_terms", None)
     if not isinstance(terms, W3TermsReader):  # another reader (an empty index's): Whoosh's own look-up
@@ -244,7 +244,7 @@ def term_info(leaf: Any, field: str, word: str) -> Any:
     while left > 0:
         chunk = get(position, min(PROBED, left, (end - position) // step) * step)
         if len(chunk) < step:
-            raise EOFError(f"the terms file of segment {leaf.segment_id()} is cut short")
+            raise EOFError(f"the terms file of segment {leaf.segment().segment_id()} is cut short")
         for slot_hash, item in _POINTER.iter_unpack(chunk):
             if not item:
                 return None  # an empty slot: no such key

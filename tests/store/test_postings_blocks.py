@@ -15,6 +15,7 @@ from personakit.core.memory import Memory
 from personakit.core.overlap import bits
 from personakit.store.files import FileStat
 from personakit.store.index import ALL_WORDS_FIELDS, PLAIN_SEGMENT_FROM, MemoryIndex
+from personakit.store.postings import SEGMENT_FROM, Postings
 from personakit.store.ranking import TEXT_WEIGHT
 from personakit.store.segments import _blocks, frequency, term_info, word_sets
 
@@ -128,3 +129,95 @@ def test_a_matcher_kept_otherwise_is_read_one_by_one(tmp_path: Path, monkeypatch
             for word in [w for w in ("common", "half", "tea", "quoted") if leaf.doc_frequency("words", w)]:
                 assert word_sets(leaf, "words", word, TEXT_WEIGHT) == _one_by_one(leaf, "words", word), word
     index.close()
+
+
+def test_a_terms_file_cut_short_under_an_open_reader_raises(tmp_path: Path) -> None:
+    """The index is repaired on any error (`vault.state.Vault.indexed`): a look-up must raise, not answer
+    that a word is in no memory."""
+    index = _index(tmp_path / "index")
+    with index._ix.searcher() as s:
+        leaf = max((leaf for leaf, _ in s.reader().leaf_readers()), key=lambda leaf: leaf.doc_count_all())
+        assert term_info(leaf, "words", "common") is not None
+        (terms,) = (tmp_path / "index").glob(f"*{leaf.segment().segment_id()}*.trm")
+        with open(terms, "r+b") as cut:
+            cut.truncate(100)  # the hash tables sit at the end, after every key and value
+        with pytest.raises(EOFError, match="cut short"):
+            term_info(leaf, "words", "common")
+    index.close()
+
+
+COMMON = [("words", w) for w in ("common", "half", "odd", "tea", "dinner", "日本")] + [
+    ("restricted_words", "common")
+]
+
+
+def _whoosh(s: Any, field: str, word: str) -> tuple[int, int, int]:
+    return Postings(TEXT_WEIGHT, "tie_break").word(s, field, word)  # no folder: Whoosh's postings only
+
+
+def test_common_words_written_beside_a_segment_are_read_back_as_whoosh_gives_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "index"
+    index = _index(folder)
+    assert index.warm(lambda: None) >= len(COMMON)  # the read-ahead writes them
+    (written,) = folder.glob("*.pkwords")  # the one big segment's; the small one is read each time anyway
+    index.close()
+    read: list[int] = []  # the size of each segment whose postings were read from Whoosh
+
+    def counted(leaf: Any, *rest: Any) -> tuple[int, int, int]:
+        read.append(leaf.doc_count_all())
+        return word_sets(leaf, *rest)
+
+    monkeypatch.setattr("personakit.store.postings.word_sets", counted)
+    later = MemoryIndex(folder)  # another process, later
+    later.open()
+    with later._ix.searcher() as s:
+        expected = [_whoosh(s, field, word) for field, word in COMMON]
+        read.clear()
+        assert [later._ranker.postings.word(s, field, word) for field, word in COMMON] == expected
+    assert read and max(read) < SEGMENT_FROM  # from the file, not from the big segment's postings
+    rng = random.Random(5)
+    later.update([(_memory(i, rng), FileStat(i, 4)) for i in (3, 10, 11)])  # replaced: deleted in the big one
+    with later._ix.searcher() as s:
+        for field, word in COMMON:
+            assert later._ranker.postings.word(s, field, word) == _whoosh(s, field, word), word
+    later._ix.optimize()  # merged: the segment and its file go together (Whoosh's clean-up)
+    assert not written.exists()
+    later.close()
+
+
+@pytest.mark.parametrize("damage", ["flipped", "cut", "other size"])
+def test_a_written_file_that_does_not_check_out_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    folder = tmp_path / "index"
+    index = _index(folder)
+    index.warm(lambda: None)
+    index.close()
+    (written,) = folder.glob("*.pkwords")
+    data = bytearray(written.read_bytes())
+    if damage == "flipped":  # a byte of every set, after the table (whose length the head gives)
+        for at in range(12 + int.from_bytes(data[8:12], "big"), len(data), 16):
+            data[at] ^= 0x55
+    elif damage == "cut":
+        data = data[: len(data) // 2]
+    else:
+        data[4:8] = (int.from_bytes(data[4:8], "big") + 1).to_bytes(4, "big")
+    written.write_bytes(bytes(data))
+    read: list[int] = []
+    monkeypatch.setattr(
+        "personakit.store.postings.word_sets",
+        lambda leaf, *rest: read.append(leaf.doc_count_all()) or word_sets(leaf, *rest),
+    )
+    later = MemoryIndex(folder)
+    later.open()
+    with later._ix.searcher() as s:
+        expected = [_whoosh(s, field, word) for field, word in COMMON]
+        read.clear()
+        assert [later._ranker.postings.word(s, field, word) for field, word in COMMON] == expected
+    from_whoosh = read.count(
+        PLAIN_SEGMENT_FROM + 500
+    )  # the big segment's sets read from Whoosh, not the file
+    assert from_whoosh == len(COMMON) or (damage == "cut" and from_whoosh > 0)  # cut: the sets left are used
+    later.close()
