@@ -40,9 +40,8 @@ ABSENT_KEPT = 5_000  # words no memory has, kept per searcher (about 200 bytes e
 ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, ints' headers)
 WRITTEN = "{}.pkwords"  # a segment's common words' sets, beside its files: Whoosh removes it with them
 _HEAD = struct.Struct("!4sII")  # b"PKW1", the segment's documents, the length of the entries that follow
-_ENTRY = struct.Struct(
-    "!HHIQIII"
-)  # field's, word's lengths (UTF-8); having; offset, docs', text's lengths; CRC-32
+# An entry: the field's and the word's lengths (UTF-8), having, the offset, docs' and text's lengths, CRC-32.
+_ENTRY = struct.Struct("!HHIQIII")
 _SAME = 0xFFFFFFFF  # a text length saying: the same set as docs
 
 # In one segment: how many documents have the word (deleted ones too); the live ones; those having it in their text.
@@ -312,6 +311,7 @@ class Written:
         except OSError:
             temporary.unlink(missing_ok=True)
             return False
+        self._entries.pop(segment, None)  # looked for before it was there: look again
         return True
 
 
