@@ -26,6 +26,8 @@ from personakit.core.memory import set_category
 from personakit.core.naming import memory_id
 from personakit.vault.service import PersonaKit
 
+from rawclient import RawServer
+
 Capsys = pytest.CaptureFixture[str]
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -267,6 +269,39 @@ def test_reindex_rebuilds_from_the_files(vault: Path, capsys: Capsys) -> None:
     propose(vault, "Drinks green tea", "Uses vim")
     code, out, _ = cli(capsys, "reindex", "--vault", str(vault))
     assert (code, out.strip()) == (0, "indexed 2 memories")
+
+
+def test_reindex_writes_the_common_words_a_served_read_then_finds_the_same(
+    vault: Path, capsys: Capsys
+) -> None:
+    """`reindex` writes a big segment's common words beside it (`store.postings.Written`): a server started
+    on the index answers from them as it answers without them."""
+    drinks = ("tea", "coffee", "cocoa", "water")
+    for n in range(1100):  # one segment past SEGMENT_FROM: its postings are kept, its common words written
+        write_memory(vault, f"m{n}.md", f"Drinks {drinks[n % 4]} at {n} o'clock", state="approved")
+    commit_all(vault)
+    assert cli(capsys, "reindex", "--vault", str(vault))[:2] == (0, "indexed 1100 memories\n")
+    written = list((vault / ".personakit" / "index").glob("*.pkwords"))
+    assert len(written) == 1
+    answers = []
+    for files in (written, []):  # the second server reads Whoosh's postings only
+        for path in set(written) - set(files):
+            path.unlink(missing_ok=True)
+        server = RawServer(vault)
+        try:
+            reads = [
+                server.call("personakit_read", question=f"{d} at {n} o'clock?")
+                for d in drinks
+                for n in (7, 70)
+            ]
+        finally:
+            assert server.close() == 0
+        answers.append([[m["text"] for m in r["structuredContent"]["memories"]] for r in reads])
+    assert answers[0] == answers[1]
+    asked = [(d, n) for d in drinks for n in (7, 70)]
+    for texts, (d, n) in zip(answers[0], asked, strict=True):  # the hour's memory, then the drink's
+        assert texts[0] == f"Drinks {drinks[n % 4]} at {n} o'clock" and len(texts) == 7
+        assert all(text.startswith(f"Drinks {d} at ") for text in texts[1:]), texts
 
 
 def test_every_command_has_help_with_an_example(capsys: Capsys) -> None:
