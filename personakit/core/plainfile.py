@@ -6,7 +6,8 @@ PyYAML; that costs about half a millisecond a file, most of a first index. The f
 simple one-line values, and evidence as a block list of one-line quotes. `read_plain` reads exactly that
 subset and returns None for anything else (a comment, another key, a key twice, a quoting or value it
 does not know for certain, a text with a problem to report), and `read_memory` then falls back to
-`parse_memory`.
+`parse_memory`. The one problem it reports itself is a category outside the seven (read as 'other'), as
+a vault made by another tool may name every memory's category so.
 
 For every file it accepts, `read_plain` gives the same Memory as `parse_memory`, problems included
 (tests/core/test_plainfile.py checks this against generated and mangled files). To stay exact it leaves YAML's
@@ -21,7 +22,7 @@ from datetime import datetime
 
 import yaml
 
-from personakit.core.memory import CATEGORIES, MAX_QUOTES_READ, MAX_TEXT, STATES, Memory, parse_memory
+from personakit.core.memory import CATEGORIES, MAX_QUOTES_READ, MAX_TEXT, STATES, Memory, _wrong, parse_memory
 from personakit.core.naming import clean
 from personakit.core.when import read_day
 
@@ -71,10 +72,14 @@ def read_plain(raw: str, name: str = "") -> Memory | None:
     assert isinstance(evidence, list)
     if len(evidence) > MAX_QUOTES_READ:
         return None  # skipped, with the slow path's sentence
+    typed = str(meta["category"])
+    wrong = (
+        () if typed in CATEGORIES else (f"{_wrong('category', typed, 'one of the seven')}: read as 'other'",)
+    )
     return Memory(
         id=str(meta["id"]),
         text=text,
-        category=meta["category"],  # type: ignore[arg-type]
+        category="other" if wrong else typed,  # type: ignore[arg-type]
         state=meta["state"],  # type: ignore[arg-type]
         evidence=tuple(quote for quote in (_clean(q) for q in evidence) if quote),
         proposed_by=_clean(str(meta.get("proposed_by", ""))),
@@ -82,6 +87,7 @@ def read_plain(raw: str, name: str = "") -> Memory | None:
         name=name,
         said=str(meta.get("said", "")),
         until=str(meta.get("until", "")),
+        problems=wrong,
     )
 
 
@@ -129,8 +135,8 @@ def _plain_value(key: str, written: str, value: str) -> bool:
     """Is value one that parse_memory reads as it is, with no problem to report?"""
     if key == "id":
         return written == value and bool(_ID.match(value))
-    if key == "category":
-        return written == value and value in CATEGORIES
+    if key == "category":  # one outside the seven reads as 'other', with the problem parse_memory reports
+        return written == value and bool(value.strip())
     if key == "state":
         return written == value and value in STATES
     if key in ("said", "until"):  # a day, as read_day reads it without a problem

@@ -235,7 +235,7 @@ def build_part(root: Path, part: Path, request: dict[str, FileStat] | int) -> An
             memory = read_plain(raw, name)
         except (OSError, UnicodeError):
             memory = None
-        if memory is None:
+        if memory is None or memory.problems:  # the parent reports the problem as it loads the file
             back.append(name)
             continue
         indexed[name] = replace(stat, digest=digest(raw))  # as `intake.load` gives it

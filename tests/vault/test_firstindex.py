@@ -25,6 +25,9 @@ def vault_of(root: Path) -> Path:
                      created=f"2026-01-{i % 28 + 1:02d}T00:00:00Z")  # fmt: skip
     (root / "memories" / "m150-broken.md").write_text("---\nid: [unclosed\n---\nText\n")
     (root / "memories" / "m200-odd.md").write_text("---\ncategory: tools\nstate: maybe\n---\nUses vim\n")
+    write_memory(
+        root, "m210-fact.md", "Keeps bees", "approved", category="fact"
+    )  # plain but for its category
     commit_all(root)
     return root
 
