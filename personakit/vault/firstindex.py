@@ -5,9 +5,10 @@ uses one core. When a vault of PARALLEL_FROM files or more has no index yet (a f
 and the machine has a second core, `take_in` gives a share of the files to a helper process
 (`python -m personakit.vault.firstindex`): it reads and indexes them into an index of its own under
 `.personakit/`, whose segments then move into the vault's index in one commit (`MemoryIndex.adopt`).
-The helper takes only plain files (`core.plainfile`); every other file (one with a problem to report, or
-that cannot be read) it hands back, and `take_in` loads it as it loads every file, so what is reported
-and skipped is the same as without a helper. If the helper fails for any reason, `take_in` indexes its
+The helper takes only plain files (`core.plainfile`: those with no problem to report but a category outside
+the seven); every other file (one with another problem, or that cannot be read) it hands back, and
+`take_in` loads it as it loads every file; the problems of those it took it sends back, and `take_in`
+reports them. So what is reported and skipped is the same as without a helper. If the helper fails for any reason, `take_in` indexes its
 share itself.
 
 `serve` starts the helper before anything else (`begin`), so that its own start (the vault's modules, the
@@ -45,7 +46,8 @@ HELPER_SHARE = 0.5  # of the files (the helper also pays for starting Python and
 EARLY_HEAD = 3_000  # memories' worth of work `serve` does before it indexes: an early helper takes more
 BATCH = 10_000  # memories per Whoosh commit in the helper, as in `take_in`
 PART = "index-part-"  # the helper's index, a folder in .personakit/
-Answer = tuple[list[str], dict[str, FileStat]]  # the files handed back; those indexed, at the stat read
+# The files handed back; those indexed, at the stat read; the problems of those, for the parent to report.
+Answer = tuple[list[str], dict[str, FileStat], dict[str, tuple[str, ...]]]
 
 _early: Helper | None = None  # started by `begin`, for the first index `start` is asked for
 
@@ -108,7 +110,8 @@ class Helper:
         answer: Answer | None = None
         if code == 0 and self.answer:
             try:
-                answer = pickle.loads(self.answer[0])
+                back, indexed, reported = pickle.loads(self.answer[0])
+                answer = back, indexed, reported
                 kit.index.adopt(self.part)  # not `indexed`: its repair would start a first index again
             except Exception as error:
                 log.warning(
@@ -124,7 +127,7 @@ class Helper:
         if answer is None:
             yield from sorted(self.names)
             return
-        back, indexed = answer
+        back, indexed, reported = answer
         if gone := [name for name in indexed if name not in self.names]:  # deleted since it listed them
             kit.indexed(lambda: kit.index.update([], gone))
         for name in self.names.difference(back):
@@ -133,6 +136,9 @@ class Helper:
         changed = [
             n for n, then in indexed.items() if n in on_disk and not kit.files.unchanged(n, then, on_disk[n])
         ]
+        for name in sorted(reported.keys() - {*changed, *gone}):  # as `intake.load` reports (changed: there)
+            for problem in reported[name]:
+                log.info("memories/%s: %s", name, problem)
         yield from [*back, *changed, *sorted(self.names.difference(back, indexed))]
 
     def stop(self) -> None:
@@ -228,16 +234,18 @@ def build_part(root: Path, part: Path, request: dict[str, FileStat] | int) -> An
         share = request
     index = MemoryIndex(part)
     index.open_fresh()
-    back, batch, indexed = [], [], {}
+    back, batch, indexed, reported = [], [], {}, {}
     for name, stat in sorted(share.items()):
         try:
             raw = files.read(name)
             memory = read_plain(raw, name)
         except (OSError, UnicodeError):
             memory = None
-        if memory is None or memory.problems:  # the parent reports the problem as it loads the file
+        if memory is None:
             back.append(name)
             continue
+        if memory.problems:  # a category outside the seven: the parent reports it
+            reported[name] = memory.problems
         indexed[name] = replace(stat, digest=digest(raw))  # as `intake.load` gives it
         batch.append((memory, indexed[name]))
         if len(batch) >= BATCH:
@@ -246,7 +254,7 @@ def build_part(root: Path, part: Path, request: dict[str, FileStat] | int) -> An
     if batch:
         index.update(batch)
     index.close()
-    return back, indexed
+    return back, indexed, reported
 
 
 if __name__ == "__main__":
