@@ -5,10 +5,10 @@ uses one core. When a vault of PARALLEL_FROM files or more has no index yet (a f
 and the machine has a second core, `take_in` gives a share of the files to a helper process
 (`python -m personakit.vault.firstindex`): it reads and indexes them into an index of its own under
 `.personakit/`, whose segments then move into the vault's index in one commit (`MemoryIndex.adopt`).
-The helper takes only plain files (`core.plainfile`: those with no problem to report but a category outside
-the seven); every other file (one with another problem, or that cannot be read) it hands back, and
-`take_in` loads it as it loads every file; the problems of those it took it sends back, and `take_in`
-reports them. So what is reported and skipped is the same as without a helper. If the helper fails for any reason, `take_in` indexes its
+The helper takes only plain files (`core.plainfile`: no problem to report but a category outside the
+seven, whose problems it sends back for `take_in` to report); every other file (one with another problem,
+or that cannot be read) it hands back, and `take_in` loads it as it loads every file. So what is reported
+and skipped is the same as without a helper. If the helper fails for any reason, `take_in` indexes its
 share itself.
 
 `serve` starts the helper before anything else (`begin`), so that its own start (the vault's modules, the
