@@ -36,7 +36,7 @@ from whoosh.reading import (  # type: ignore[attr-defined]
 from whoosh.searching import Searcher  # type: ignore[attr-defined]
 from whoosh.system import pack_uint  # type: ignore[attr-defined]
 
-from personakit.core.overlap import bits
+from personakit.core.overlap import bits, members
 
 _SPACED = re.compile(r"[^ \t\r\n]+")  # a KEYWORD field's words: whoosh.analysis.SpaceSeparatedTokenizer's
 
@@ -309,8 +309,8 @@ def word_sets(leaf: Any, field: str, word: str, heavy: float) -> tuple[int, int,
 
 def _blocks(matcher: Any) -> Any:
     """The matcher itself, or the one a filter of deleted documents wraps, when it is Whoosh's block
-    matcher (`W3LeafMatcher`): its postings can be read a block (up to 128) at a time. Else None (a term's
-    few postings kept in the terms table come in a plain list matcher, read one by one)."""
+    matcher (`W3LeafMatcher`): its postings can be read a block (up to 128) at a time. Else None (a list
+    matcher, or another whoosh-ng's: read one by one)."""
     if type(matcher).__name__ == "FilterMatcher" and getattr(matcher, "_exclude", False):
         matcher = matcher.child
     return matcher if type(matcher).__name__ == "W3LeafMatcher" else None
@@ -346,32 +346,12 @@ def in_text(
             for term in terms:
                 if (field, term) in leaf:
                     docs = (
-                        _heavy(leaf, field, term, weight)
+                        members(word_sets(leaf, field, term, weight)[2])
                         if mine is None
                         else _heavy_among(leaf.postings(field, term), mine, weight)
                     )
                     found.update(base + doc for doc in docs)
     return found
-
-
-def _heavy(leaf: Any, field: str, term: str, weight: int) -> Iterator[int]:
-    """One segment's documents whose posting of the term is at least weight heavy, a block at a time."""
-    postings = leaf.postings(field, term)
-    block = _blocks(postings)
-    if block is not None:
-        dead = leaf.deleted_docs_set if block is not postings else frozenset()
-        try:
-            for ids, weights in _each_block(block):
-                yield from (
-                    doc for doc, w in zip(ids, weights, strict=True) if w >= weight and doc not in dead
-                )
-            return
-        except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
-            postings = leaf.postings(field, term)
-    while postings.is_active():
-        if postings.weight() >= weight:
-            yield postings.id()
-        postings.next()
 
 
 def _heavy_among(postings: Any, among: list[int], weight: int) -> Iterator[int]:

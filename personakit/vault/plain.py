@@ -113,8 +113,8 @@ class PlainKeeper:
 
 class Calls:
     """The tool calls and hand edits running now, and when the last one ended (monotonic): masking ahead
-    waits while one runs or just ran (`until_quiet`). Proposals and edits count too: masking ahead beside a burst of
-    proposals made each about 10 ms slower at 10k memories. Use as `with calls:` around each."""
+    waits while one runs or just ran (`until_quiet`). Proposals and edits count too: masking ahead beside
+    a burst of proposals made each about 10 ms slower at 10k memories. Use as `with calls:` around each."""
 
     def __init__(self) -> None:
         self.running = 0
