@@ -35,9 +35,10 @@ from personakit.store import segments
 from personakit.store.files import FileStat
 from personakit.store.postings import breathing, frequent
 from personakit.store.ranking import TEXT_WEIGHT, Kept, Ranker
-from personakit.store.segments import Folder, LeanCodec, add_document, indexed_names, reopened, stored
+from personakit.store.segments import Folder, add_document, indexed_names, reopened, stored
 
 log = logging.getLogger("personakit")
+LeanCodec = segments.LeanCodec  # segments name their codec as this module's (see there)
 
 SCHEMA = fields.Schema(
     name=fields.ID(stored=True, unique=True),
@@ -81,27 +82,12 @@ def indexed_words(text: str, quotes: Iterable[str], about: Iterable[str] = ()) -
     return " ".join(own * TEXT_WEIGHT + quoted)
 
 
-def _memory(doc: dict[str, Any]) -> Memory:
-    return Memory(
-        id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
-        evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
-        name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
-        replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
-        about=tuple(doc.get("about") or ()), said=doc.get("said") or "", until=doc.get("until") or "",
-        pending=tuple(doc.get("pending") or ()),
-    )  # fmt: skip
-
-
-def _stat(doc: dict[str, Any]) -> FileStat:
-    return FileStat(doc["mtime_ns"], doc["size"], *doc["change"])
-
-
 class Hit:
     __slots__ = ("files", "fine", "memory", "score", "shared", "stat")
 
     def __init__(self, doc: dict[str, Any], score: float = 0.0) -> None:
-        self.memory = _memory(doc)
-        self.stat = _stat(doc)
+        self.memory = segments.memory_of(doc)
+        self.stat = segments.stat_of(doc)
         self.score = score
         self.shared = int(score + 1e-9)
         self.fine = max(0.0, score - self.shared)
@@ -111,7 +97,7 @@ class Hit:
 def stored_memories(folder: Path) -> Iterator[Memory]:
     """Every memory of the index in folder, in its order, read only (a helper process's: nothing written)."""
     with Folder(str(folder)).open_index().searcher() as s:
-        yield from (_memory(doc) for doc in s.all_stored_fields())
+        yield from (segments.memory_of(doc) for doc in s.all_stored_fields())
 
 
 class MemoryIndex:
@@ -121,6 +107,8 @@ class MemoryIndex:
         self._latest_in: int | None = None  # the hold in which the searcher was found latest
         self._lock = RLock()  # one searcher per process, shared by the server's worker threads
         self._ix: Any = None
+        self._open: tuple[Any, Callable[[str], bool]] | None = None  # a first index's writer, between parts
+        self.lost = False  # that writer failed or was closed: its parts are not in the index
         self._searcher: Searcher | None = None
         self._seen: int | None = None  # the folder's time when the searcher was last found latest
         self._newest: tuple[Searcher | None, tuple[str, int], list[Hit]] = (None, ("", 0), [])
@@ -159,6 +147,9 @@ class MemoryIndex:
 
     def close(self) -> None:
         with self._lock:
+            if self._open is not None:  # a first index that stopped between its parts
+                self._open[0].cancel()
+                self._open, self.lost = None, True
             if self._searcher is not None:
                 self._searcher.close()
             self._searcher, self._latest_in = None, None
@@ -201,20 +192,22 @@ class MemoryIndex:
         return latest
 
     # -- writing (callers hold the vault lock) --------------------------------------------------------
-    def update(self, upserts: Iterable[tuple[Memory, FileStat]], deletes: Iterable[str] = ()) -> None:
+    def update(
+        self, upserts: Iterable[tuple[Memory, FileStat]], deletes: Iterable[str] = (), more: bool = False
+    ) -> None:
+        """Index upserts, drop deletes. more: a part of a first index, whose writer stays open for the next:
+        the last part commits one segment (a read looks each word up once per segment: at 100k memories,
+        ten segments made reads twice as long as one)."""
         with self._lock:
-            # Up to date, as nothing else writes the index meanwhile (the vault lock). Asking it whether a
-            # file is indexed already spares a new file update_document(), which opens a reader of its own.
-            indexed = self._fresh_searcher()
-            upserts = list(upserts)
-            # A big batch (a first index, a reindex) is written as plain files: whoosh-ng copies a compound
-            # segment's terms table into memory for every reader (38 MB at 100k, after each change). A small
-            # one stays compound: whoosh-ng takes a plain segment with an empty postings file for damage.
-            compound = len(upserts) < PLAIN_SEGMENT_FROM
-            held = indexed_names(indexed, few=compound)  # the files indexed already: replaced, others added
-            self._ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
-            self._latest_in = None  # a new generation: looked for again
-            writer = self._ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec())
+            if not (upserts := list(upserts)) and not deletes and not more and self._open is None:
+                return
+            if fresh := self._open is None:  # up to date: nothing else writes it meanwhile (the vault lock)
+                indexed, compound = self._fresh_searcher(), len(upserts) < PLAIN_SEGMENT_FROM and not more
+                self._latest_in = None  # a new generation: looked for again
+                # What says if a file is indexed already (replaced, not added): a new one spares
+                # update_document() a reader of its own.
+                self._open = segments.writer(self._ix, compound), indexed_names(indexed, few=compound)
+            (writer, held), self._open = self._open, None
             try:
                 for name in deletes:
                     writer.delete_by_term("name", name)
@@ -232,8 +225,9 @@ class MemoryIndex:
                     writer.update_document(**doc) if held(memory.name) else add_document(writer, doc)
             except BaseException:
                 writer.cancel()
+                self.lost = self.lost or not fresh  # its earlier parts too: `Vault.indexed` sees it
                 raise
-            writer.commit()
+            self._open = (writer, held) if more else writer.commit()
 
     def adopt(self, part: Path) -> int:
         """Take in, in one commit, the segments of another index on the same schema (one a helper process
@@ -241,25 +235,24 @@ class MemoryIndex:
         with self._lock:
             other = index.open_dir(str(part))  # type: ignore[attr-defined]
             with other.reader() as reader:
-                segments = list(reader.segments())
+                taken = list(reader.segments())
             other.close()
             assert self.folder is not None
             for path in part.iterdir():
                 if path.name.startswith(f"{other.indexname}_"):  # segment files; not the TOC or locks
                     path.replace(self.folder / path.name)
             self._latest_in = None
-            writer = self._ix.writer(timeout=30.0, delay=0.005, codec=LeanCodec())
-            writer.commit(mergetype=lambda _, existing: [*existing, *segments])
-            return sum(segment.doc_count() for segment in segments)
+            segments.writer(self._ix, compound=True).commit(mergetype=lambda _, existing: [*existing, *taken])
+            return sum(segment.doc_count() for segment in taken)
 
     # -- reading --------------------------------------------------------------------------------------
     def stats(self, names: Iterable[str] | None = None) -> dict[str, FileStat]:
         """The stat each file (all, or the named ones) was indexed at; all: on a searcher of its own."""
         if names is None:  # every document (the check at start: 0.3 s at 10k memories): reads must not wait
-            return {d["name"]: _stat(d) for d in self._stored()}
+            return {d["name"]: segments.stat_of(d) for d in self._stored()}
         with self._lock:
             s = self._fresh_searcher()
-            return {d["name"]: _stat(d) for d in filter(None, (s.document(name=n) for n in names))}
+            return {d["name"]: segments.stat_of(d) for d in filter(None, (s.document(name=n) for n in names))}
 
     def _stored(self) -> Iterator[dict[str, Any]]:
         """Every document's stored fields, read on a searcher of its own, pausing for reads (`breathing`)."""

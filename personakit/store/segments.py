@@ -9,8 +9,10 @@ reads never use.
 
 from __future__ import annotations
 
+import glob
 import os
 import re
+import shutil
 import struct
 from bisect import bisect_left
 from collections import Counter
@@ -36,8 +38,11 @@ from whoosh.reading import (  # type: ignore[attr-defined]
 from whoosh.searching import Searcher  # type: ignore[attr-defined]
 from whoosh.system import pack_uint  # type: ignore[attr-defined]
 
+from personakit.core.memory import Memory
 from personakit.core.overlap import bits, members
+from personakit.store.files import FileStat
 
+POOL_MB = 16  # Whoosh's estimate of the postings a writer holds before it sorts them out to disk
 _SPACED = re.compile(r"[^ \t\r\n]+")  # a KEYWORD field's words: whoosh.analysis.SpaceSeparatedTokenizer's
 
 
@@ -137,6 +142,17 @@ class Pread(StructFile):  # type: ignore[misc]
         return part
 
 
+def writer(ix: Any, compound: bool) -> Any:
+    """A writer of one segment; its postings go out to disk past POOL_MB. A big batch's is plain files:
+    whoosh-ng copies a compound segment's terms table into memory for every reader (38 MB at 100k, after
+    each change). A small one's is compound: whoosh-ng takes a plain one with no postings for damage."""
+    ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
+    folder = None if compound else getattr(ix.storage, "folder", None)  # None: an index kept in memory
+    for left in glob.glob(os.path.join(glob.escape(folder), "*.tmp")) if folder else []:
+        shutil.rmtree(left, ignore_errors=True)  # a killed writer's: none runs now (the vault lock)
+    return ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec(), limitmb=POOL_MB)
+
+
 def reopened(ix: Any, old: Any) -> Any:
     """A searcher of the index's latest generation that keeps `old`'s reader of each segment left as it was
     (its deletions too) and closes the others. Opening a segment's reader reads its tables (about 1 ms),
@@ -176,6 +192,23 @@ def stored(searcher: Any, doc: int) -> dict[str, Any]:
         number, doc = reader._segment_and_docnum(doc)
         reader = reader.readers[number]
     return reader._perdoc.stored_fields(doc)  # type: ignore[no-any-return]
+
+
+def memory_of(doc: dict[str, Any]) -> Memory:
+    """The memory a document's stored fields hold."""
+    return Memory(
+        id=doc["id"], text=doc["text"], category=doc["category"], state=doc["state"],
+        evidence=tuple(doc["evidence"]), proposed_by=doc["proposed_by"], created=doc["created"],
+        name=doc["name"], problems=tuple(doc.get("problems") or ()), replaces=doc.get("replaces") or "",
+        replaced_by=doc.get("replaced_by") or "", similar=tuple(doc.get("similar") or ()),
+        about=tuple(doc.get("about") or ()), said=doc.get("said") or "", until=doc.get("until") or "",
+        pending=tuple(doc.get("pending") or ()),
+    )  # fmt: skip
+
+
+def stat_of(doc: dict[str, Any]) -> FileStat:
+    """The stat its file was indexed at."""
+    return FileStat(doc["mtime_ns"], doc["size"], *doc["change"])
 
 
 def _deleted(segment: Any) -> set[int]:

@@ -44,7 +44,7 @@ log = logging.getLogger("personakit")
 PARALLEL_FROM = 5_000  # files from which a first index is shared with a helper process
 HELPER_SHARE = 0.5  # of the files (the helper also pays for starting Python and Whoosh)
 EARLY_HEAD = 3_000  # memories' worth of work `serve` does before it indexes: an early helper takes more
-BATCH = 10_000  # memories per Whoosh commit in the helper, as in `take_in`
+BATCH = 10_000  # memories handed to Whoosh at once in the helper, as in `take_in`
 PART = "index-part-"  # the helper's index, a folder in .personakit/
 # The files handed back; those indexed, at the stat read; the problems of those, for the parent to report.
 Answer = tuple[list[str], dict[str, FileStat], dict[str, tuple[str, ...]]]
@@ -249,10 +249,9 @@ def build_part(root: Path, part: Path, request: dict[str, FileStat] | int) -> An
         indexed[name] = replace(stat, digest=digest(raw))  # as `intake.load` gives it
         batch.append((memory, indexed[name]))
         if len(batch) >= BATCH:
-            index.update(batch)
+            index.update(batch, more=True)  # one writer, one segment: committed below
             batch = []
-    if batch:
-        index.update(batch)
+    index.update(batch)
     index.close()
     return back, indexed, reported
 

@@ -41,7 +41,7 @@ from personakit.vault.state import Vault
 
 log = logging.getLogger("personakit")
 
-SYNC_BATCH = 10_000  # memories indexed per Whoosh commit when many are taken in at once (a first index)
+SYNC_BATCH = 10_000  # memories handed to Whoosh at once when many are taken in (a first index: one commit)
 
 
 def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True, index: bool = True) -> None:
@@ -72,12 +72,12 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True,
             firstindex.drop()  # an early helper no first index needs: the index was there after all
         helper = firstindex.start(kit, on_disk) if first else None
 
-        def index_held() -> None:
-            # Every SYNC_BATCH memories, and before waiting for a first index's helper (Whoosh indexes this
-            # process's share while the helper does its own).
-            if upserts:
-                kit.indexed(partial(kit.index.update, upserts))
-                upserts.clear()
+        def index_held(more: bool = False) -> None:
+            # Every SYNC_BATCH memories, and (more=False: committed) before waiting for a first index's
+            # helper: Whoosh indexes this process's share while the helper does its own. A first index's
+            # parts go to one writer, so that it is one segment (`MemoryIndex.update`).
+            kit.indexed(partial(kit.index.update, upserts.copy(), more=more))
+            upserts.clear()
 
         for name in _in_turn(sorted(wanted), helper, index_held):
             stat = on_disk.get(name)
@@ -94,11 +94,10 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True,
             elif loaded is not None:
                 upserts.append(loaded)
                 if len(upserts) >= SYNC_BATCH:  # a first index: bound what is held at once
-                    index_held()
+                    index_held(more=first)
             if memory is None and name in indexed:
                 deletes.append(name)
-        if upserts or deletes:
-            kit.indexed(lambda: kit.index.update(upserts, deletes))
+        kit.indexed(lambda: kit.index.update(upserts, deletes))  # nothing to do: returns at once
         if names is None and kit.writable:  # the next start takes in only what changed since (`service`)
             kit.files.mark_level(started)
         if kit.writable and commit:

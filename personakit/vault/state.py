@@ -98,7 +98,8 @@ class Vault(ABC):
         except Exception as error:
             log.warning("the index failed (%s: %s); repairing it from the files", type(error).__name__, error)
         with self.mutating():
-            if not self.index.open():
+            lost, self.index.lost = self.index.lost, False  # a first index's parts, dropped with its writer
+            if not self.index.open() and not lost:
                 try:
                     return work()
                 except Exception:

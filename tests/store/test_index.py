@@ -11,6 +11,7 @@ from owner import commit_all, write_memory
 from whoosh.searching import Searcher  # type: ignore[attr-defined]
 
 from personakit.core.memory import Memory
+from personakit.store import index as index_module
 from personakit.store.files import FileStat, VaultFiles
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
 from personakit.store.postings import READS, Reads, breathing
@@ -164,8 +165,57 @@ def test_a_first_index_in_batches_takes_every_memory_once(
         names = sorted(hit.memory.name for hit in kit.index.all())
         assert names == sorted(f"walk-{i}.md" for i in range(30))  # each once
         assert len(kit.read("dog walks", limit=20, record=False)["memories"]) == 20
+        with kit.index._ix.reader() as reader:  # one writer: a read looks each word up in one segment
+            assert len(list(reader.segments())) == 1
     finally:
         kit.close()
+
+
+def test_a_first_index_whose_writer_fails_midway_takes_in_its_earlier_parts_too(
+    vault: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The parts a first index handed its one writer are lost with it: the repair takes in every file,
+    not only the part that failed."""
+    monkeypatch.setattr("personakit.vault.intake.SYNC_BATCH", 7)
+    for i in range(30):
+        write_memory(vault, f"walk-{i}.md", f"Walks the dog at {i} o'clock", "approved")
+    commit_all(vault)
+    added = []
+    real = index_module.add_document
+
+    def failing_once(writer: Any, doc: dict[str, Any]) -> None:
+        added.append(doc["name"])
+        if len(added) == 10:  # in the second part
+            raise OSError(28, "No space left on device")
+        real(writer, doc)
+
+    monkeypatch.setattr(index_module, "add_document", failing_once)
+    kit = PersonaKit(vault)
+    kit.start()
+    try:
+        names = sorted(hit.memory.name for hit in kit.index.all())
+        assert names == sorted(f"walk-{i}.md" for i in range(30))  # each once, the first part's too
+        assert "repairing it from the files" in caplog.text
+    finally:
+        kit.close()
+
+
+def test_a_big_writer_clears_the_scratch_a_killed_one_left(tmp_path: Path) -> None:
+    folder = tmp_path / "index"
+    index = MemoryIndex(folder)
+    index.open()
+    left = folder / "k1ll3d.tmp"
+    left.mkdir()
+    (left / "abc.run").write_bytes(b"postings of a killed first index")
+    index.update([(memory(1, "likes tea"), FileStat(1, 1))])  # a small writer's scratch is in memory
+    assert left.exists()
+    index.update([(memory(i, f"likes tea number {i}"), FileStat(i, 10)) for i in range(PLAIN_SEGMENT_FROM)])
+    assert not left.exists() and not list(folder.glob("*.tmp"))  # nor its own
+    index.close()
+    in_memory = MemoryIndex(None)  # a vault that cannot be written: no folder to clear
+    in_memory.open()
+    in_memory.update([(memory(i, f"likes tea {i}"), FileStat(i, 10)) for i in range(PLAIN_SEGMENT_FROM)])
+    assert len(in_memory.search(["tea"], None)) == PLAIN_SEGMENT_FROM
 
 
 def test_the_newest_approved_are_those_whoosh_sorts_first(

@@ -167,3 +167,23 @@ def test_an_early_helper_no_first_index_needs_is_stopped(
     assert not list((root / ".personakit").glob("index-part-*"))
     firstindex.begin(root.resolve())
     assert firstindex._early is None
+
+
+def test_the_helpers_share_is_one_segment_whatever_its_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helper hands its share to one writer in batches: one segment, so that a read looks each word
+    up in two segments after a first index, not in one per batch."""
+    from personakit.store.files import VaultFiles
+    from personakit.store.index import stored_memories
+    from personakit.store.segments import Folder
+
+    root = vault_of(tmp_path / "vault")
+    monkeypatch.setattr(firstindex, "BATCH", 30)
+    listed = VaultFiles(root).list()
+    part = tmp_path / "part"
+    back, done, _ = firstindex.build_part(root, part, listed)
+    assert len(done) > 200 and set(back) == {"m150-broken.md", "m200-odd.md"}
+    with Folder(str(part)).open_index().reader() as reader:
+        assert len(list(reader.segments())) == 1
+    assert sorted(m.name for m in stored_memories(part)) == sorted(done)
