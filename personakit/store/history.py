@@ -2,7 +2,7 @@
 
 A commit is built without an index: the blobs, HEAD's trees kept in the process and the commit object
 are written here (`store/objects/`), then HEAD moves by compare-and-swap (`store/objects/refs.py`),
-while git's index gets the committed paths and nothing else (`store/ownerindex.py`). What the owner
+while git's index gets the committed paths and nothing else (`store/objects/ownerindex.py`). What the owner
 staged stays staged and out of PersonaKit's commits. No owner hook runs (`core.hooksPath=/dev/null` on
 every command); commits are signed when the owner's config asks (`store/objects/signing.py`); another
 program's `index.lock` is left alone unless it is dead (`store/gitlock.py`). docs/design.md says why.
@@ -26,7 +26,8 @@ os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 from git import Git, GitCommandError
 
 from personakit.errors import PersonaKitError
-from personakit.store import gitlock, ownerindex
+from personakit.store import gitlock
+from personakit.store.objects import ownerindex
 from personakit.store.objects.commits import (
     Commits,
     Unsigned,
@@ -36,10 +37,10 @@ from personakit.store.objects.commits import (
     identity_note,
 )
 from personakit.store.objects.gitindex import GitIndex
+from personakit.store.objects.ownerindex import OwnerIndex
 from personakit.store.objects.refs import Moved, Refs
 from personakit.store.objects.signing import Signing, config_files
 from personakit.store.objects.trees import Attributes, Built, Objects, Trees, Unwritten, blobs, stamp
-from personakit.store.ownerindex import OwnerIndex
 
 GitError = GitCommandError  # what a failed git command raises, for the modules built on History (plumbing)
 

@@ -1,11 +1,11 @@
 """What `personakit sync` asks of git: remotes, fetch and push, and commits built off to the side.
 
 Built on `History`'s git handle (so `store/history.py` stays the only importer of GitPython), in a module
-of its own so neither grows past a few hundred lines. Nothing here touches the work tree, and git's index
-only in `stage` (through `store/ownerindex`, as History's commits do), which `personakit.sync.syncing` calls under
-the vault lock: trees are built in an index of their own (`build_tree`) and commits with `commit-tree`,
-so a sync can prepare a whole new history and move the vault to it with one compare-and-swap of HEAD.
-Like History, it never lets the owner's git hooks run.
+of its own so neither grows past a few hundred lines. Nothing here touches the work tree, and git's
+index only in `stage` (through `store/objects/ownerindex`, as History's commits do), which
+`personakit.sync.syncing` calls under the vault lock: trees are built in an index of their own
+(`build_tree`) and commits with `commit-tree`, so a sync can prepare a whole new history and move the
+vault to it with one compare-and-swap of HEAD. Like History, it never lets the owner's git hooks run.
 
 Network commands never prompt unless `interactive` (a person at a terminal runs `personakit sync`); then
 git's own credential helpers and ssh may ask, as they would for `git pull`. PersonaKit stores no
@@ -303,8 +303,8 @@ class Plumbing:
 
     # the vault's own index and work tree
     def stage(self, changes: dict[str, Entry | None]) -> None:
-        """Give git's index these entries (None: remove the path), as a commit of PersonaKit's does: through
-        `store/ownerindex`, which waits out another program's index.lock, or finishes the job later."""
+        """Give git's index these entries (None: remove the path), as a commit of PersonaKit's does (through
+        `store/objects/ownerindex`, which waits out another program's index.lock, or finishes it later)."""
         self.history.owner_index.update(changes)
 
     def _scratch(self, data: bytes) -> _Scratch:

@@ -1,11 +1,8 @@
-"""The index's files as Whoosh reads and writes them: its folder, its codec, look-ups in a segment, and
-adding a memory without Whoosh's analyzers.
-With `store.index`, the only modules that import Whoosh (the index's queries are there).
-
-Files are read, never mapped, and a look-up (a term in a segment's hash table, a stored document) is one
-`pread`; a writer of a few memories keeps its scratch space in memory; the codec writes no statistics
-reads never use.
-"""
+"""The index's files as Whoosh reads and writes them: its folder, its codec, its writers, look-ups in a
+segment, and adding a memory without Whoosh's analyzers. With `store.index`, the only modules that
+import Whoosh (the index's queries are there). Files are read, never mapped, and a look-up (a term in a
+segment's hash table, a stored document) is one `pread`; a writer of a few memories keeps its scratch
+space in memory; the codec writes no statistics reads never use."""
 
 from __future__ import annotations
 
@@ -36,11 +33,11 @@ from whoosh.reading import (  # type: ignore[attr-defined]
     TermNotFound,
 )
 from whoosh.searching import Searcher  # type: ignore[attr-defined]
-from whoosh.system import pack_uint  # type: ignore[attr-defined]
 
 from personakit.core.memory import Memory
 from personakit.core.overlap import bits, members
 from personakit.store.files import FileStat
+from personakit.store.pool import Pool
 
 POOL_MB = 16  # Whoosh's estimate of the postings a writer holds before it sorts them out to disk
 _SPACED = re.compile(r"[^ \t\r\n]+")  # a KEYWORD field's words: whoosh.analysis.SpaceSeparatedTokenizer's
@@ -143,14 +140,17 @@ class Pread(StructFile):  # type: ignore[misc]
 
 
 def writer(ix: Any, compound: bool) -> Any:
-    """A writer of one segment; its postings go out to disk past POOL_MB. A big batch's is plain files:
-    whoosh-ng copies a compound segment's terms table into memory for every reader (38 MB at 100k, after
-    each change). A small one's is compound: whoosh-ng takes a plain one with no postings for damage."""
+    """A writer of one segment. A big batch's is plain files: whoosh-ng copies a compound segment's terms
+    table into memory for every reader (38 MB at 100k, after each change). A small one's is compound:
+    whoosh-ng takes a plain one with no postings for damage."""
     ix.storage.small = compound  # the scratch space of the writer made now (see Folder)
     folder = None if compound else getattr(ix.storage, "folder", None)  # None: an index kept in memory
     for left in glob.glob(os.path.join(glob.escape(folder), "*.tmp")) if folder else []:
         shutil.rmtree(left, ignore_errors=True)  # a killed writer's: none runs now (the vault lock)
-    return ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec(), limitmb=POOL_MB)
+    writer = ix.writer(timeout=30.0, delay=0.005, compound=compound, codec=LeanCodec(), limitmb=POOL_MB)
+    boosts = {name: field.format.field_boost for name, field in ix.schema.items() if field.indexed}
+    writer.pool = Pool(writer.pool, boosts)  # `add_document`'s postings, per term (see store.pool)
+    return writer
 
 
 def reopened(ix: Any, old: Any) -> Any:
@@ -220,15 +220,15 @@ def add_document(writer: Any, doc: dict[str, Any]) -> None:
     (`tests/store/test_index.py` compares them) in half the time: an ID field's one term is its value and
     a words field's terms are its words counted, split where `KEYWORD`'s tokenizer splits them, where
     Whoosh makes a token object for each word and each ID (a third of a first index's time)."""
-    docnum, post, perdoc = writer.docnum, writer.pool.add, writer.perdocwriter
+    docnum, post, perdoc = writer.docnum, writer.pool.post, writer.perdocwriter
     perdoc.start_doc(docnum)
     for name in sorted(doc):  # Whoosh's order: the stored fields are the same dict
         value, field, length = doc[name], writer.schema[name], 0
         if field.indexed and isinstance(field.format, Existence):  # ID
-            post((name, value.encode("utf-8"), docnum, field.format.field_boost, b""))
+            post(name, value.encode("utf-8"), docnum << 32)
         elif field.indexed:  # KEYWORD, scorable: Frequency
             for word, count in Counter(_SPACED.findall(value)).items():
-                post((name, word.encode("utf-8"), docnum, count * field.format.field_boost, pack_uint(count)))
+                post(name, word.encode("utf-8"), docnum << 32 | count)
                 length += count
         perdoc.add_field(name, field, value if field.stored else None, length)
         if field.column_type is not None:

@@ -296,12 +296,15 @@ def _everything(index: MemoryIndex) -> object:
     return postings, per_memory, [reader.field_length(field) for field in words], reader.doc_count_all()
 
 
-@pytest.mark.parametrize("size", [5, PLAIN_SEGMENT_FROM])
+@pytest.mark.parametrize(("size", "held"), [(5, None), (PLAIN_SEGMENT_FROM, None), (PLAIN_SEGMENT_FROM, 50)])
 def test_a_memory_is_added_as_whoosh_adds_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int, held: int | None
 ) -> None:
     """`add_document` writes what Whoosh's own `add_document` writes, in each state and with every field,
-    empty or not, repeated words, other scripts, a text whose words repeat its quotes'."""
+    empty or not, repeated words, other scripts, a text whose words repeat its quotes'. Its postings are
+    kept per term (`store.pool`); held: past so many, handed to Whoosh's pool, as for a huge first index."""
+    if held is not None:
+        monkeypatch.setattr("personakit.store.pool.HELD", held)
     states = ("approved", "unconfirmed", "restricted", "rejected")
     rows = [
         (
