@@ -203,7 +203,6 @@ class MemoryIndex:
                 return
             if fresh := self._open is None:  # up to date: nothing else writes it meanwhile (the vault lock)
                 indexed, compound = self._fresh_searcher(), len(upserts) < PLAIN_SEGMENT_FROM and not more
-                self._latest_in = None  # a new generation: looked for again
                 # What says if a file is indexed already (replaced, not added): a new one spares
                 # update_document() a reader of its own.
                 self._open = segments.writer(self._ix, compound), indexed_names(indexed, few=compound)
@@ -227,7 +226,12 @@ class MemoryIndex:
                 writer.cancel()
                 self.lost = self.lost or not fresh  # its earlier parts too: `Vault.indexed` sees it
                 raise
-            self._open = (writer, held) if more else writer.commit()
+            if more:
+                self._open = writer, held
+            else:
+                self._latest_in = None  # a new generation: looked for again (also after parts read meanwhile)
+                writer.compound = writer.docnum < PLAIN_SEGMENT_FROM  # parts of few memories: compound too
+                writer.commit()
 
     def adopt(self, part: Path) -> int:
         """Take in, in one commit, the segments of another index on the same schema (one a helper process

@@ -171,6 +171,25 @@ def test_a_first_index_in_batches_takes_every_memory_once(
         kit.close()
 
 
+def test_a_first_index_in_parts_is_seen_in_the_hold_that_wrote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read between a first index's parts finds the searcher latest in that hold: the last part's
+    commit must make the same hold look again (a first index commits what changed by hand next)."""
+    monkeypatch.setattr("personakit.store.index.SETTLED_NS", 10**18)  # a folder time never settles
+    files = VaultFiles(tmp_path)
+    index = MemoryIndex(tmp_path / "index", files.holding)
+    index.open()
+    index.update([(memory(99, "plays golf"), FileStat(99, 1))])  # an index with a generation to be latest
+    with files.lock():
+        index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(3)], more=True)
+        for _ in range(2):  # the second finds the searcher latest, for the rest of the hold
+            assert index.search(["chess"], None) == []  # not committed yet
+        index.update([(memory(i, f"plays chess {i}"), FileStat(i, 1)) for i in range(3, 5)])
+        assert len(index.search(["chess"], None)) == 5
+    index.close()
+
+
 def test_a_first_index_whose_writer_fails_midway_takes_in_its_earlier_parts_too(
     vault: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
