@@ -92,7 +92,8 @@ class Vault(ABC):
         """Run an index operation; if the index is damaged (deleted, truncated), repair it and run it again.
 
         Under the vault lock, the index is reopened first: another process may have repaired it already.
-        Only when it still fails is it thrown away and rebuilt from the files."""
+        Only when it still fails is it thrown away and rebuilt from the files. When the failure dropped a
+        first index's earlier parts with their writer (`MemoryIndex.lost`), every file is taken in again."""
         try:
             return work()
         except Exception as error:
