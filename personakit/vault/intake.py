@@ -76,7 +76,7 @@ def take_in(kit: Vault, names: Iterable[str] | None = None, commit: bool = True,
             # Every SYNC_BATCH memories, and (more=False: committed) before waiting for a first index's
             # helper: Whoosh indexes this process's share while the helper does its own. A first index's
             # parts go to one writer, so that it is one segment (`MemoryIndex.update`).
-            kit.indexed(partial(kit.index.update, upserts.copy(), more=more))
+            kit.indexed(partial(kit.index.update, upserts, more=more))  # listed there: cleared after
             upserts.clear()
 
         for name in _in_turn(sorted(wanted), helper, index_held):
