@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "personakit"
 ONLY_IN = {  # library -> the modules allowed to import it
     "git": {"store/history.py"},
-    "whoosh": {"store/index.py", "store/segments.py"},
+    "whoosh": {"store/index.py", "store/segments.py", "store/postings/lookup.py"},
     "watchdog": {"store/watcher.py"},
     "mcp": {"mcp/server.py", "mcp/resources.py", "mcp/demo.py", "mcp/jsonrpc.py"},
     "pydantic": {"mcp/server.py"},

@@ -33,7 +33,7 @@ from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
 from personakit.store import segments
 from personakit.store.files import FileStat
-from personakit.store.postings import breathing, frequent
+from personakit.store.postings import Terms, breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Kept, Ranker
 from personakit.store.segments import Folder, add_document, indexed_names, reopened, stored
 
@@ -70,6 +70,7 @@ SCHEMA = fields.Schema(
 )
 WORDS_FIELD = {"restricted": "restricted_words", "rejected": "rejected_words"}  # others: "words"
 ALL_WORDS_FIELDS = ("words", *WORDS_FIELD.values())
+READ_FIELDS = ("words", "restricted_words")  # the fields of the words a read looks up
 WARM_SHARE = 0.01  # words more than this share of the memories have are read ahead after start
 PLAIN_SEGMENT_FROM = 1000  # memories in one update from which the segment is written as plain files
 SETTLED_NS = 2_000_000_000  # a folder time older than this, no later change shares (FAT's tick: 2 s)
@@ -274,13 +275,13 @@ class MemoryIndex:
         """At most `limit` memories, in any state, whose text has a term of every group but `missing` (most
         first, ties in no particular order): candidates for the owner's near-duplicate marks. Give the rarest
         groups first: the first `walked` groups' postings are read whole, the others looked up for those
-        still in the running; none is kept (`segments.in_text`). Stored fields are read only for the best."""
+        still in the running; none is kept (`postings.lookup.in_text`). Stored fields are read only for the best."""
         with self._lock:
             s = self._fresh_searcher()
             counts: dict[int, int] = {}
             for number, group in enumerate(groups):
                 among = None if number < walked else sorted(counts)
-                for doc in segments.in_text(s.reader(), ALL_WORDS_FIELDS, group, among, TEXT_WEIGHT):
+                for doc in in_text(s.reader(), ALL_WORDS_FIELDS, group, among, TEXT_WEIGHT):
                     counts[doc] = counts.get(doc, 0) + 1
                 if number + 1 >= min(walked, len(groups)):  # drop those already missing too many groups
                     counts = {doc: n for doc, n in counts.items() if n >= number + 1 - missing}
@@ -371,16 +372,18 @@ class MemoryIndex:
             s = self._fresh_searcher()
             self._ranker.postings.values(s, "id")
             least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
+        terms: Terms = {}  # each segment's words, for what it lacks
         with own:  # finding the common words walks every term: outside the lock
-            common = [(f, w) for f in ("words", "restricted_words") for w in frequent(own.reader(), f, least)]
-        for number, (field, word) in enumerate(common, 1):
+            common = [(f, w) for f in READ_FIELDS for w in frequent(own.reader(), f, least, terms)]
+        for field, word in common:
             quiet()
             with self._lock:  # one word at a time: reads and writes go between them
                 if self._ix is None:
                     return 0
                 self._ranker.postings.word(self._fresh_searcher(), field, word)
-                if number == len(common):  # written beside the big segments, for processes opening it later
-                    self._ranker.postings.write(self._fresh_searcher(), common)
+        with self._lock:  # written beside the big segments, for processes opening it later
+            if self._ix is not None:
+                self._ranker.postings.write(self._fresh_searcher(), common, terms)
         return len(common)
 
     def newest(self, state: str, limit: int) -> list[Hit]:

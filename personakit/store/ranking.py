@@ -25,7 +25,7 @@ from typing import Any
 from personakit.core.overlap import Group, Word, bits, candidates, groups, members, scores
 from personakit.core.reading import tie_break
 from personakit.store.postings import Postings
-from personakit.store.segments import frequency
+from personakit.store.postings.lookup import frequency
 
 MAX_QUERY_WORDS = 64
 TEXT_WEIGHT = 2  # times a word of the memory's text is written to `words`; a quote-only word: once

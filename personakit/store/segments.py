@@ -1,8 +1,9 @@
-"""The index's files as Whoosh reads and writes them: its folder, its codec, its writers, look-ups in a
-segment, and adding a memory without Whoosh's analyzers. With `store.index`, the only modules that
-import Whoosh (the index's queries are there). Files are read, never mapped, and a look-up (a term in a
-segment's hash table, a stored document) is one `pread`; a writer of a few memories keeps its scratch
-space in memory; the codec writes no statistics reads never use."""
+"""The index's files as Whoosh reads and writes them: its folder, its codec, its writers, a document's
+stored fields, and adding a memory without Whoosh's analyzers. With `store.index` and
+`store.postings.lookup` (a word's postings in a segment), the only modules that import Whoosh (the
+index's queries are there). Files are read, never mapped, and a look-up (a term in a segment's hash
+table, a stored document) is one `pread`; a writer of a few memories keeps its scratch space in memory;
+the codec writes no statistics reads never use."""
 
 from __future__ import annotations
 
@@ -10,17 +11,13 @@ import glob
 import os
 import re
 import shutil
-import struct
-from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from whoosh.codec.whoosh3 import (  # type: ignore[attr-defined]
     W3Codec,
     W3PerDocReader,
-    W3TermInfo,
-    W3TermsReader,
 )
 from whoosh.filedb.compound import SubFile  # type: ignore[attr-defined]
 from whoosh.filedb.filestore import FileStorage, RamStorage  # type: ignore[attr-defined]
@@ -28,14 +25,11 @@ from whoosh.filedb.structfile import StructFile  # type: ignore[attr-defined]
 from whoosh.formats import Existence  # type: ignore[attr-defined]
 from whoosh.reading import (  # type: ignore[attr-defined]
     MultiReader,
-    ReaderClosed,
     SegmentReader,
-    TermNotFound,
 )
 from whoosh.searching import Searcher  # type: ignore[attr-defined]
 
 from personakit.core.memory import Memory
-from personakit.core.overlap import bits, members
 from personakit.store.files import FileStat
 from personakit.store.pool import Pool
 
@@ -246,153 +240,3 @@ def indexed_names(searcher: Any, few: bool) -> Callable[[str], bool]:
         return lambda name: searcher.document_number(name=name) is not None
     leaves = [leaf for leaf, _ in searcher.reader().leaf_readers()]
     return {term.decode("utf-8") for leaf in leaves for term in leaf.lexicon("name")}.__contains__
-
-
-_POINTER = struct.Struct("!Iq")  # a slot of a hash file's table: its key's hash, its item's position
-_LENGTHS = struct.Struct("!ii")  # before an item of a hash file: the lengths of its key and its value
-ITEM_READ = 96  # bytes read at an item besides its key: a term info, with its few postings inlined
-PROBED = 4  # slots read at once: a table is at most half full, most words are found (or not) in one or two
-
-
-def term_info(leaf: Any, field: str, word: str) -> Any:
-    """The word's term info in one segment (a `W3TermInfo`: how many documents have it; up to 8 postings
-    inlined), or None when the segment has no such term: a probe of the segment's terms hash file, as
-    Whoosh's `HashReader` makes it, with a `pread` for a few slots at a time and one for the key and its
-    value. Whoosh's `doc_frequency`, then `postings`, look a word up twice, a `pread` for each slot, length
-    and key and some forty calls in all: 15 -> 7 us a look-up at 10k memories, where most of a question's
-    words are in no segment, or in a few memories (their postings inlined in the term info)."""
-    terms = getattr(leaf, "_terms", None)
-    if not isinstance(terms, W3TermsReader):  # another reader (an empty index's): Whoosh's own look-up
-        try:
-            return leaf.term_info(field, word)
-        except TermNotFound:
-            return None
-    if leaf.is_closed:
-        raise ReaderClosed
-    table, key = terms._tindex, terms._keycoder(field, word.encode("utf-8"))
-    keyhash = table.hashfn(key)
-    start, slots = table.tables[keyhash & 255]
-    get, step, left = table.dbfile.get, _POINTER.size, slots
-    position, end = start + (keyhash >> 8) % max(slots, 1) * step, start + slots * step
-    while left > 0:
-        chunk = get(position, min(PROBED, left, (end - position) // step) * step)
-        if len(chunk) < step:
-            raise EOFError(f"the terms file of segment {leaf.segment().segment_id()} is cut short")
-        for slot_hash, item in _POINTER.iter_unpack(chunk):
-            if not item:
-                return None  # an empty slot: no such key
-            if slot_hash == keyhash:
-                head = get(item, _LENGTHS.size + len(key) + ITEM_READ)
-                key_length, length = _LENGTHS.unpack_from(head)
-                at = _LENGTHS.size + key_length
-                if key_length == len(key) and head[_LENGTHS.size : at] == key:
-                    value = head[at : at + length]
-                    return W3TermInfo.from_bytes(value if len(value) == length else get(item + at, length))
-        left -= len(chunk) // step
-        position = position + len(chunk) if position + len(chunk) < end else start
-    return None
-
-
-def frequency(reader: Any, field: str, word: str) -> int:
-    """How many documents have the word, deleted ones too (`reader.doc_frequency`), a look-up per segment."""
-    return sum(
-        info.doc_frequency() for leaf, _ in reader.leaf_readers() if (info := term_info(leaf, field, word))
-    )
-
-
-def word_sets(leaf: Any, field: str, word: str, heavy: float) -> tuple[int, int, int]:
-    """How many of one segment's documents have the word (deleted ones too, as Whoosh counts), its live
-    documents, and those whose posting is at least `heavy` (the word in the memory's text), as bit sets.
-    A word in 8 documents or fewer has its postings in its term info; more, from Whoosh's matcher."""
-    info = term_info(leaf, field, word)
-    if info is None:
-        return 0, 0, 0
-    having, size = info.doc_frequency(), leaf.doc_count_all()
-    dead = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
-    if info.is_inlined():
-        ids, weights, _ = info.inlined_postings()
-        docs = [doc for doc in ids if doc not in dead]
-        text = [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy and doc not in dead]
-        found = bits(docs, size)
-        return having, found, (found if len(text) == len(docs) else bits(text, size))
-    docs, text = [], []
-    matcher = leaf.postings(field, word)
-    block = _blocks(matcher)
-    if block is not None:  # a block at a time: a common word's thousands of postings, without a call each
-        try:
-            for ids, weights in _each_block(block):
-                docs += ids
-                text += [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy]
-        except AttributeError:  # a whoosh-ng whose matcher keeps its block otherwise: one by one
-            docs, text, block, matcher = [], [], None, leaf.postings(field, word)
-    if block is not None and block is not matcher:  # the deleted documents a filter left out
-        gone = bits(dead, size)
-        return having, bits(docs, size) & ~gone, bits(text, size) & ~gone
-    if block is None:
-        active, doc_id, weight, next_one = matcher.is_active, matcher.id, matcher.weight, matcher.next
-        while active():
-            doc = doc_id()
-            docs.append(doc)
-            if weight() >= heavy:
-                text.append(doc)
-            next_one()
-    found = bits(docs, size)
-    return having, found, (found if len(text) == len(docs) else bits(text, size))
-
-
-def _blocks(matcher: Any) -> Any:
-    """The matcher itself, or the one a filter of deleted documents wraps, when it is Whoosh's block
-    matcher (`W3LeafMatcher`): its postings can be read a block (up to 128) at a time. Else None (a list
-    matcher, or another whoosh-ng's: read one by one)."""
-    if type(matcher).__name__ == "FilterMatcher" and getattr(matcher, "_exclude", False):
-        matcher = matcher.child
-    return matcher if type(matcher).__name__ == "W3LeafMatcher" else None
-
-
-def _each_block(leaf: Any) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
-    """Each block's ids and weights from where the matcher stands (a filter may have moved it past the
-    first deleted documents), as its id(), weight() and next() would give them one by one."""
-    while leaf.is_active():
-        leaf.id(), leaf.weight()  # make the matcher read the block's ids and weights
-        yield leaf._ids[leaf._i : leaf._blocklength], leaf._weights[leaf._i : leaf._blocklength]
-        leaf._next_block()
-
-
-def in_text(
-    reader: Any, fields: Sequence[str], terms: list[str], among: list[int] | None, weight: int
-) -> set[int]:
-    """The documents having one of terms in their text (a posting at least `weight` heavy, in any of
-    fields: a word only a quote has does not count); with among (ascending), only among those. Read a
-    segment at a time, a block of postings at a time when all are wanted, and kept nowhere: for a
-    proposal's near-duplicate check, not for reads."""
-    found: set[int] = set()
-    for leaf, base in reader.leaf_readers():
-        end = base + leaf.doc_count_all()
-        mine = (
-            None
-            if among is None
-            else [d - base for d in among[bisect_left(among, base) : bisect_left(among, end)]]
-        )
-        if mine == []:
-            continue
-        for field in fields:
-            for term in terms:
-                if (field, term) in leaf:
-                    docs = (
-                        members(word_sets(leaf, field, term, weight)[2])
-                        if mine is None
-                        else _heavy_among(leaf.postings(field, term), mine, weight)
-                    )
-                    found.update(base + doc for doc in docs)
-    return found
-
-
-def _heavy_among(postings: Any, among: list[int], weight: int) -> Iterator[int]:
-    """Those of among (ascending) whose posting is at least weight heavy, skipping to each."""
-    for doc in among:
-        if not postings.is_active():
-            return
-        if postings.id() < doc:
-            postings.skip_to(doc)
-        if postings.is_active() and postings.id() == doc and postings.weight() >= weight:
-            yield doc

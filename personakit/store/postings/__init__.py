@@ -12,7 +12,8 @@ the searcher. Both stores are bounded in bytes: the least recently used words go
 segment's common words are also written beside it, for the processes that open the index later (`Written`).
 
 It reads Whoosh only through the reader objects the index gives it, and a segment's postings through
-`store.segments` (the index's files).
+`lookup` (the segment's files). A big segment's files are joined by two of PersonaKit's own (`written`):
+its common words' sets, and the words it has at all, so that a word it lacks costs no look-up.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from personakit.core.overlap import bits
+from personakit.store.postings.lookup import in_text, word_sets
 from personakit.store.postings.walks import READS, Reads, breathing, frequent
-from personakit.store.postings.written import Sets, Written
-from personakit.store.segments import word_sets
+from personakit.store.postings.written import TERMS, Sets, Terms, Written
 
-__all__ = ["READS", "Postings", "Reads", "Sets", "Written", "breathing", "frequent"]
+__all__ = ["READS", "Postings", "Reads", "Sets", "Terms", "Written", "breathing", "frequent", "in_text"]
 
 KEPT_BYTES = 24_000_000  # bit sets kept per segment, for the words questions share
 SEARCHER_BYTES = 24_000_000  # bit sets kept for the current searcher
@@ -184,6 +185,8 @@ class Postings:
             found = self._segments.get((segment, field, word))
             if found is not None:
                 return found  # type: ignore[no-any-return]
+            if self.written.lacks(segment, reader.doc_count_all(), field, word):
+                return 0, 0, 0
         sets = None if segment is None else self.written.get(segment, reader.doc_count_all(), field, word)
         if sets is None:
             sets = word_sets(reader, field, word, self.text_weight)
@@ -191,13 +194,18 @@ class Postings:
             self._segments.put((segment, field, word), sets)
         return sets
 
-    def write(self, searcher: Any, words: list[tuple[str, str]]) -> int:
-        """Write the sets of words (field, word) in each kept segment that has no file of them yet, for the
-        processes that open the index later (`Written`). Returns how many segments' files were written."""
+    def write(self, searcher: Any, words: list[tuple[str, str]], terms: Terms) -> int:
+        """Write, for the processes that open the index later (`Written`), in each kept segment that has
+        none yet, the file of the sets of words (field, word) and the file of the words it has (terms: the
+        sorted hashes by segment id and field, as `frequent` finds them). Returns how many files were
+        written."""
         self._follow(searcher)
         written = 0
         for reader, _, segment in self._leaves:
             if segment is not None and not self.written.has(segment):
                 sets = {key: self._segment(reader, segment, *key) for key in words}
                 written += self.written.put(segment, reader.doc_count_all(), sets)
+            mine = {field: hashes for (of, field), hashes in terms.items() if of == segment}
+            if segment is not None and mine and not self.written.has(segment, TERMS):
+                written += self.written.put_terms(segment, reader.doc_count_all(), mine)
         return written

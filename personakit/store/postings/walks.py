@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import threading
 import time
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
+
+from personakit.store.postings.written import Terms, term_hash
 
 T = TypeVar("T")
 
@@ -56,11 +59,18 @@ def breathing(items: Iterable[T], every: int = 25, most: float = 2.0) -> Iterato
         yield item
 
 
-def frequent(reader: Any, field: str, least: int) -> Iterator[str]:
-    """The words of field that at least `least` documents have (deleted ones too)."""
+def frequent(reader: Any, field: str, least: int, terms: Terms | None = None) -> Iterator[str]:
+    """The words of field that at least `least` documents have (deleted ones too). With terms, each
+    segment's words of field are put there too, as their sorted hashes (`written.term_hash`), by
+    (segment id, field): the same walk finds what each segment lacks (`Written.put_terms`)."""
     counts: dict[str, int] = {}
     for leaf, _ in reader.leaf_readers():
+        hashes = array("I")
         for term, info in breathing(leaf.iter_field(field), 200):
             word = term.decode("utf-8") if isinstance(term, bytes) else term
             counts[word] = counts.get(word, 0) + info.doc_frequency()
+            if terms is not None:
+                hashes.append(term_hash(term if isinstance(term, bytes) else term.encode("utf-8")))
+        if terms is not None and hasattr(leaf, "segment"):  # an empty index's reader has no segment
+            terms[leaf.segment().segment_id(), field] = array("I", sorted(hashes))
     return (word for word, count in counts.items() if count >= least)
