@@ -58,7 +58,7 @@ def _one_by_one(reader: Any, field: str, word: str) -> tuple[int, int, int]:
     return reader.doc_frequency(field, word), bits(docs, size), bits(text, size)
 
 
-def _index(folder: Path) -> MemoryIndex:
+def _index(folder: Path | None) -> MemoryIndex:
     rng = random.Random(4)
     index = MemoryIndex(folder)
     index.open()
@@ -100,6 +100,21 @@ def test_one_look_up_gives_what_the_matcher_gives_one_by_one(tmp_path: Path) -> 
         ]:
             assert frequency(reader, field, word) == reader.doc_frequency(field, word) > 0, (field, word)
     assert checked > 1500 and inlined > 100 and blocked > 10 and filtered > 10  # each way, through the filter
+    index.close()
+
+
+def test_an_index_kept_in_memory_is_read_as_one_on_disk() -> None:
+    """A vault that cannot be written keeps its index in memory (Whoosh's RamStorage): the same sets."""
+    index = _index(None)
+    blocked = 0
+    with index._ix.searcher() as s:
+        for leaf, _ in s.reader().leaf_readers():
+            for term in list(leaf.lexicon("words")):
+                word = term.decode("utf-8")
+                info = term_info(leaf, "words", word)
+                blocked += not info.is_inlined() and _blocks(leaf, info) is not None
+                assert word_sets(leaf, "words", word, TEXT_WEIGHT) == _one_by_one(leaf, "words", word), word
+    assert blocked > 10
     index.close()
 
 

@@ -103,7 +103,7 @@ def word_sets(leaf: Any, field: str, word: str, heavy: float) -> tuple[int, int,
         blocks, dead = [], frozenset()
     for ids, weights in blocks:
         docs += ids
-        if not isinstance(weights, float):
+        if not isinstance(weights, int | float):
             text += [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy]
         elif weights >= heavy:
             text += ids
@@ -120,7 +120,11 @@ def _blocks(leaf: Any, info: Any) -> list[tuple[list[int], Any]] | None:
     documents and their weights (a list, or one weight for all). Read in one `pread` and unpickled as
     Whoosh's `W3LeafMatcher` reads them, without a call for each posting: 80 -> 40 us a word in a few
     dozen memories at 10k. None when the postings are not kept so (another whoosh-ng)."""
-    terms, offset, length = getattr(leaf, "_terms", None), getattr(info, "_offset", None), info._length
+    terms, offset, length = (
+        getattr(leaf, "_terms", None),
+        getattr(info, "_offset", None),
+        getattr(info, "_length", None),
+    )
     length = length[0] if isinstance(length, tuple) else length  # whoosh-ng reads it as a 1-tuple
     if not isinstance(terms, W3TermsReader) or not isinstance(offset, int) or not isinstance(length, int):
         return None
