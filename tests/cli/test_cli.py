@@ -274,15 +274,16 @@ def test_reindex_rebuilds_from_the_files(vault: Path, capsys: Capsys) -> None:
 def test_reindex_writes_the_common_words_a_served_read_then_finds_the_same(
     vault: Path, capsys: Capsys
 ) -> None:
-    """`reindex` writes a big segment's common words beside it (`store.postings.Written`): a server started
-    on the index answers from them as it answers without them."""
+    """`reindex` writes a big segment's common words and the words it has beside it (`store.postings.Written`):
+    a server started on the index answers from them as it answers without them."""
     drinks = ("tea", "coffee", "cocoa", "water")
     for n in range(1100):  # one segment past SEGMENT_FROM: its postings are kept, its common words written
         write_memory(vault, f"m{n}.md", f"Drinks {drinks[n % 4]} at {n} o'clock", state="approved")
     commit_all(vault)
     assert cli(capsys, "reindex", "--vault", str(vault))[:2] == (0, "indexed 1100 memories\n")
-    written = list((vault / ".personakit" / "index").glob("*.pkwords"))
-    assert len(written) == 1
+    index = vault / ".personakit" / "index"
+    written = [*index.glob("*.pkwords"), *index.glob("*.pkterms")]
+    assert len(written) == 2
     answers = []
     for files in (written, []):  # the second server reads Whoosh's postings only
         for path in set(written) - set(files):
@@ -290,7 +291,7 @@ def test_reindex_writes_the_common_words_a_served_read_then_finds_the_same(
         server = RawServer(vault)
         try:
             reads = [
-                server.call("personakit_read", question=f"{d} at {n} o'clock?")
+                server.call("personakit_read", question=f"{d} at {n} o'clock on the veranda?")
                 for d in drinks
                 for n in (7, 70)
             ]
