@@ -225,15 +225,21 @@ def test_common_words_written_beside_a_segment_are_read_back_as_whoosh_gives_the
     later.close()
 
 
-@pytest.mark.parametrize("damage", ["flipped", "cut", "other size"])
-def test_a_written_file_that_does_not_check_out_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
-) -> None:
+def _warmed(tmp_path: Path, pattern: str) -> tuple[Path, Path]:
+    """The index folder after a read-ahead (as `reindex` runs it), and the one file of pattern it wrote."""
     folder = tmp_path / "index"
     index = _index(folder)
     index.warm(lambda: None)
     index.close()
-    (written,) = folder.glob("*.pkwords")
+    (written,) = folder.glob(pattern)
+    return folder, written
+
+
+@pytest.mark.parametrize("damage", ["flipped", "cut", "other size"])
+def test_a_written_file_that_does_not_check_out_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    folder, written = _warmed(tmp_path, "*.pkwords")
     data = bytearray(written.read_bytes())
     if damage == "flipped":  # a byte of every set, after the table (whose length the head gives)
         for at in range(12 + int.from_bytes(data[8:12], "big"), len(data), 16):
@@ -266,11 +272,7 @@ def test_the_words_a_segment_lacks_cost_no_look_up_and_hide_none_it_has(
 ) -> None:
     """`reindex` and a server's read-ahead write each big segment's words beside it (`.pkterms`): a later
     process answers a word the segment lacks without Whoosh, and still finds every word it has."""
-    folder = tmp_path / "index"
-    index = _index(folder)
-    index.warm(lambda: None)
-    index.close()
-    (terms,) = folder.glob("*.pkterms")  # the one big segment's
+    folder, terms = _warmed(tmp_path, "*.pkterms")  # the one big segment's
     looked: list[tuple[str, str]] = []  # the words looked up in the big segment
     monkeypatch.setattr(
         "personakit.store.postings.word_sets",
@@ -303,11 +305,7 @@ def test_a_terms_file_that_does_not_check_out_hides_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     """A damaged terms file would say a segment lacks words it has, and hide memories: it is not used."""
-    folder = tmp_path / "index"
-    index = _index(folder)
-    index.warm(lambda: None)
-    index.close()
-    (terms,) = folder.glob("*.pkterms")
+    folder, terms = _warmed(tmp_path, "*.pkterms")
     data = bytearray(terms.read_bytes())
     if damage == "flipped":  # a hash in the middle: a word the segment has would look lacking
         data[len(data) // 2] ^= 0x55
