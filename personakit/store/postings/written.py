@@ -37,7 +37,10 @@ class Written:
     start finds a common word's thousands of postings in one `pread` (at 100k memories, about 20 us for a
     word Whoosh's blocks take 10 ms to give), where each read would decode them the first time. A segment
     never changes, so its file never goes stale; documents deleted later are taken out by the reads, as
-    from sets kept in memory. A file that does not check out (cut short, another size) is not used."""
+    from sets kept in memory. A file that does not check out (cut short, another size) is not used.
+
+    Beside it, the segment's words themselves (`put_terms`, `lacks`): a word it lacks is then answered
+    without a look-up, as most of a question's words are in no memory."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder  # None: an index in memory, nothing written
@@ -108,9 +111,8 @@ class Written:
 
     def _replace(self, segment: str, kind: str, data: bytes) -> bool:
         """Write one of the segment's files, whole or not at all (a temporary file, then renamed)."""
-        temporary = self._path(
-            f".{segment}.{os.getpid()}.{threading.get_ident()}", kind
-        )  # Whoosh skips dot files
+        # Whoosh's clean-up skips dot files: a temporary one is never taken for a segment's.
+        temporary = self._path(f".{segment}.{os.getpid()}.{threading.get_ident()}", kind)
         try:
             temporary.write_bytes(data)
             os.replace(temporary, self._path(segment, kind))
