@@ -323,4 +323,9 @@ def test_a_terms_file_that_does_not_check_out_hides_nothing(
         for term in big.lexicon("words"):
             word = term.decode()
             assert later._ranker.postings.word(s, "words", word) == _whoosh(s, "words", word), word
+    if damage == "missing":  # an index of an earlier PersonaKit, with the common words' file only
+        later.warm(lambda: None)  # the next read-ahead writes it
+        assert terms.exists() and later._ranker.postings.written.lacks(
+            terms.name.split(".")[0], PLAIN_SEGMENT_FROM + 500, "words", "nowhere"
+        )
     later.close()
