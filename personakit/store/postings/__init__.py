@@ -202,10 +202,12 @@ class Postings:
         self._follow(searcher)
         written = 0
         for reader, _, segment in self._leaves:
-            if segment is not None and not self.written.has(segment):
+            if segment is None:
+                continue  # a small segment: read each time anyway
+            if not self.written.has(segment):
                 sets = {key: self._segment(reader, segment, *key) for key in words}
                 written += self.written.put(segment, reader.doc_count_all(), sets)
             mine = {field: hashes for (of, field), hashes in terms.items() if of == segment}
-            if segment is not None and mine and not self.written.has(segment, TERMS):
+            if mine and not self.written.has(segment, TERMS):
                 written += self.written.put_terms(segment, reader.doc_count_all(), mine)
         return written

@@ -91,16 +91,10 @@ def word_sets(leaf: Any, field: str, word: str, heavy: float) -> tuple[int, int,
         text = [doc for doc, w in zip(ids, weights, strict=True) if w >= heavy and doc not in dead]
         found = bits(docs, size)
         return having, found, (found if len(text) == len(docs) else bits(text, size))
-    docs, text = [], []
     blocks = _blocks(leaf, info)
-    if blocks is None:  # another whoosh-ng's postings: Whoosh's matcher, one by one (deleted ones left out)
-        matcher = leaf.postings(field, word)
-        while matcher.is_active():
-            docs.append(matcher.id())
-            if matcher.weight() >= heavy:
-                text.append(docs[-1])
-            matcher.next()
-        blocks, dead = [], frozenset()
+    if blocks is None:  # another whoosh-ng's postings: Whoosh's matcher, which leaves the deleted ones out
+        blocks, dead = [_matched(leaf.postings(field, word))], frozenset()
+    docs, text = [], []
     for ids, weights in blocks:
         docs += ids
         if not isinstance(weights, int | float):
@@ -110,6 +104,16 @@ def word_sets(leaf: Any, field: str, word: str, heavy: float) -> tuple[int, int,
     gone = bits(dead, size) if dead else 0
     found = bits(docs, size) & ~gone
     return having, found, (found if len(text) == len(docs) else bits(text, size) & ~gone)
+
+
+def _matched(matcher: Any) -> tuple[list[int], list[float]]:
+    """A matcher's documents and their weights, one by one."""
+    ids, weights = [], []
+    while matcher.is_active():
+        ids.append(matcher.id())
+        weights.append(matcher.weight())
+        matcher.next()
+    return ids, weights
 
 
 _BLOCK_LENGTH = struct.Struct("!i")  # before each block: its length, negative for the last
