@@ -3,9 +3,8 @@
 One document per memory file, keyed by file name, holding the file's parsed memory and the stat it was
 read at (so an unchanged file is never parsed twice). The `words` field holds `core.words.words()` of the
 text and of the quotes, so the index and the rules agree on what a word is: a word of the text is written
-twice and a word found only in the quotes once, so a term's weight says where the memory has it.
-
-Reads are ranked from the words' postings by `store.ranking` (see there for the scoring).
+twice and a word found only in the quotes once, so a term's weight says where the memory has it. Reads
+are ranked from the words' postings by `store.ranking` (see there for the scoring).
 
 Each memory's words go in the field of its state: `words` for the memories a read may return (approved,
 unconfirmed), `restricted_words` and `rejected_words` for the others. A read then needs no filter (which
@@ -372,9 +371,10 @@ class MemoryIndex:
             s = self._fresh_searcher()
             self._ranker.postings.values(s, "id")
             least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
+            known = self._ranker.postings.written_words(s)  # none: no files yet, or not for every segment
         terms: Terms = {}  # each segment's words, for what it lacks
         with own:  # finding the common words walks every term: outside the lock
-            common = [(f, w) for f in READ_FIELDS for w in frequent(own.reader(), f, least, terms)]
+            common = known or [(f, w) for f in READ_FIELDS for w in frequent(own.reader(), f, least, terms)]
         for field, word in common:
             quiet()
             with self._lock:  # one word at a time: reads and writes go between them

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from whoosh.reading import ReaderClosed  # type: ignore[attr-defined]
 
+import personakit.store.index
 from personakit.core.memory import Memory
 from personakit.core.overlap import bits
 from personakit.store.files import FileStat
@@ -329,3 +330,34 @@ def test_a_terms_file_that_does_not_check_out_hides_nothing(
             terms.name.split(".")[0], PLAIN_SEGMENT_FROM + 500, "words", "nowhere"
         )
     later.close()
+
+
+def test_a_later_read_ahead_takes_its_words_from_the_files_written_beside_the_segments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once `reindex` (or a read-ahead) wrote them, a server's read-ahead finds the common words in the big
+    segments' files instead of walking every term of the index in its first seconds, and reads ahead the
+    same words. A big segment missing either file is walked for, and gets it."""
+    folder = tmp_path / "index"
+    index = _index(folder)
+    words = index.warm(lambda: None)
+    index.close()
+    walked: list[str] = []
+    walk = personakit.store.index.frequent
+    monkeypatch.setattr(
+        "personakit.store.index.frequent",
+        lambda reader, field, *rest: walked.append(field) or walk(reader, field, *rest),
+    )
+    later = MemoryIndex(folder)
+    later.open()
+    assert later.warm(lambda: None) == words and walked == []
+    read = later._ranker.postings._current.items  # what the read-ahead kept, for this searcher
+    assert ("words", "common") in read and ("restricted_words", "common") in read
+    later.close()
+    (terms,) = folder.glob("*.pkterms")
+    terms.unlink()
+    again = MemoryIndex(folder)
+    again.open()
+    assert again.warm(lambda: None) == words and walked  # walked for, then written again
+    again.close()
+    assert terms.exists()

@@ -194,6 +194,18 @@ class Postings:
             self._segments.put((segment, field, word), sets)
         return sets
 
+    def written_words(self, searcher: Any) -> list[tuple[str, str]] | None:
+        """The words whose sets the kept segments' files hold: the common words when `reindex` or an earlier
+        read-ahead wrote them. None when a kept segment lacks either file (or there is no kept segment):
+        then `frequent` walks every term to find them, and `write` writes the files."""
+        self._follow(searcher)
+        kept = [
+            (reader.doc_count_all(), segment) for reader, _, segment in self._leaves if segment is not None
+        ]
+        if not kept or any(not self.written.has(s) or not self.written.has(s, TERMS) for _, s in kept):
+            return None
+        return list(dict.fromkeys(word for size, s in kept for word in self.written.words(s, size)))
+
     def write(self, searcher: Any, words: list[tuple[str, str]], terms: Terms) -> int:
         """Write, for the processes that open the index later (`Written`), in each kept segment that has
         none yet, the file of the sets of words (field, word) and the file of the words it has (terms: the

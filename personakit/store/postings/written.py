@@ -123,12 +123,20 @@ class Written:
         self._terms.pop(segment, None)
         return True
 
-    def get(self, segment: str, size: int, field: str, word: str) -> Sets | None:
-        if self.folder is None:
-            return None
+    def words(self, segment: str, size: int) -> list[tuple[str, str]]:
+        """The words (field, word) whose sets the segment's file holds: none when it is not usable."""
+        return [] if self.folder is None else list(self._places(segment, size))
+
+    def _places(self, segment: str, size: int) -> dict[tuple[str, str], tuple[int, ...]]:
         entries = self._entries.get(segment)
         if entries is None:
             entries = self._entries[segment] = self._load(segment, size)
+        return entries
+
+    def get(self, segment: str, size: int, field: str, word: str) -> Sets | None:
+        if self.folder is None:
+            return None
+        entries = self._places(segment, size)
         place = entries.get((field, word))
         if place is None:
             return None
