@@ -371,7 +371,7 @@ class MemoryIndex:
             s = self._fresh_searcher()
             self._ranker.postings.values(s, "id")
             least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
-            known = self._ranker.postings.written_words(s)  # none: no files yet, or not for every segment
+            known = self._ranker.postings.written_words(s)  # None: not written yet beside every big segment
         terms: Terms = {}  # each segment's words, for what it lacks
         with own:  # finding the common words walks every term: outside the lock
             common = known or [(f, w) for f in READ_FIELDS for w in frequent(own.reader(), f, least, terms)]
