@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 from whoosh.reading import ReaderClosed  # type: ignore[attr-defined]
 
-import personakit.store.index
 from personakit.core.memory import Memory
 from personakit.core.overlap import bits
 from personakit.store.files import FileStat
 from personakit.store.index import ALL_WORDS_FIELDS, PLAIN_SEGMENT_FROM, MemoryIndex
-from personakit.store.postings import SEGMENT_FROM, Postings
+from personakit.store.postings import SEGMENT_FROM, Postings, frequent
 from personakit.store.postings.lookup import _blocks, frequency, term_info, word_sets
 from personakit.store.ranking import TEXT_WEIGHT
 
@@ -343,10 +342,9 @@ def test_a_later_read_ahead_takes_its_words_from_the_files_written_beside_the_se
     words = index.warm(lambda: None)
     index.close()
     walked: list[str] = []
-    walk = personakit.store.index.frequent
     monkeypatch.setattr(
         "personakit.store.index.frequent",
-        lambda reader, field, *rest: walked.append(field) or walk(reader, field, *rest),
+        lambda reader, field, *rest: walked.append(field) or frequent(reader, field, *rest),
     )
     later = MemoryIndex(folder)
     later.open()
