@@ -32,7 +32,7 @@ from personakit.core.memory import Memory
 from personakit.core.reading import tie_break
 from personakit.store import segments
 from personakit.store.files import FileStat
-from personakit.store.postings import Terms, breathing, frequent, in_text
+from personakit.store.postings import Ids, Terms, breathing, frequent, in_text
 from personakit.store.ranking import TEXT_WEIGHT, Kept, Ranker
 from personakit.store.segments import Folder, add_document, indexed_names, reopened, stored
 
@@ -369,7 +369,7 @@ class MemoryIndex:
             if self._ix is None:
                 return 0
             s = self._fresh_searcher()
-            self._ranker.postings.values(s, "id")
+            self._ranker.postings.values(s, "id", Ids)
             least, own = max(2, int(s.reader().doc_count_all() * share)), self._ix.searcher()
             known = self._ranker.postings.written_words(s)  # None: not written yet beside every big segment
         terms: Terms = {}  # each segment's words, for what it lacks

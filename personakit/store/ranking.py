@@ -24,7 +24,7 @@ from typing import Any
 
 from personakit.core.overlap import Group, Word, bits, candidates, groups, members, scores
 from personakit.core.reading import tie_break
-from personakit.store.postings import Postings
+from personakit.store.postings import Ids, Postings
 from personakit.store.postings.lookup import frequency
 
 MAX_QUERY_WORDS = 64
@@ -125,10 +125,16 @@ class Ranker:
         per searcher (copies are rare: usually there are none)."""
         if self._copies[0] is not s:
             restricted = self.postings.word(s, "state", "restricted")[1]
-            seen: dict[str, list[int]] = {}
-            for first, ids in self.postings.values(s, "id"):
-                for doc in members((restricted >> first) & ((1 << len(ids)) - 1)):
-                    seen.setdefault(ids[doc], []).append(first + doc)
+            keys: list[int | str] = []
+            docs: list[int] = []
+            for first, ids in self.postings.values(s, "id", Ids):
+                inside = members((restricted >> first) & ((1 << len(ids)) - 1))
+                keys += ids.keys(inside)
+                docs += [first + doc for doc in inside]
+            seen: dict[int | str, list[int]] = {}
+            if len(set(keys)) < len(keys):  # some id twice: rare, worth a walk
+                for key, doc in zip(keys, docs, strict=True):
+                    seen.setdefault(key, []).append(doc)
             size = s.reader().doc_count_all()
             self._copies = (s, [bits(docs, size) for docs in seen.values() if len(docs) > 1])
         return self._copies[1]

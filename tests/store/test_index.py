@@ -14,7 +14,7 @@ from personakit.core.memory import Memory
 from personakit.store import index as index_module
 from personakit.store.files import FileStat, VaultFiles
 from personakit.store.index import PLAIN_SEGMENT_FROM, MemoryIndex
-from personakit.store.postings import READS, Reads, breathing
+from personakit.store.postings import READS, Ids, Reads, breathing
 from personakit.vault.service import PersonaKit
 
 
@@ -286,6 +286,27 @@ def test_restricted_copies_count_once_and_so_does_a_memory_restricted_since(
     index.update([], ["copy of memory-1.md"])
     index.update([(memory(2, "keeps bees 2", "approved"), FileStat(2, 2))])
     assert index.count_restricted(["bee"]) == 2
+    index.close()
+
+
+@pytest.mark.parametrize("kept_from", [1000, 2])
+def test_copies_are_found_by_the_whole_id_whatever_its_form(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept_from: int
+) -> None:
+    """The ids the withheld count compares are kept packed (`store.postings.Ids`): an id of PersonaKit's
+    form as its number, any other as it is. Two files are copies exactly when their ids are equal: an id
+    in capitals, or with a number's underscore, is another memory's."""
+    monkeypatch.setattr("personakit.store.postings.SEGMENT_FROM", kept_from)
+    ids = ["m_00000000000a", "m_00000000000A", "m_0000_000000a", "own", "m_00000000000a", "own", "x"]
+    index = MemoryIndex(tmp_path / "index")
+    index.open()
+    index.update([
+        (Memory(**{**memory(i, "keeps bees", "restricted").__dict__, "id": mid}), FileStat(i, 1))
+        for i, mid in enumerate(ids)
+    ])  # fmt: skip
+    assert index.count_restricted(["bee"]) == 5
+    packed = Ids(ids)
+    assert [packed[i] == packed[j] for i in range(7) for j in range(7)] == [a == b for a in ids for b in ids]
     index.close()
 
 
