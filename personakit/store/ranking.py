@@ -136,7 +136,7 @@ class Ranker:
                 for key, doc in zip(keys, docs, strict=True):
                     seen.setdefault(key, []).append(doc)
             size = s.reader().doc_count_all()
-            self._copies = (s, [bits(docs, size) for docs in seen.values() if len(docs) > 1])
+            self._copies = (s, [bits(group, size) for group in seen.values() if len(group) > 1])
         return self._copies[1]
 
     def words(
