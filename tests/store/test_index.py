@@ -305,8 +305,8 @@ def test_copies_are_found_by_the_whole_id_whatever_its_form(
         for i, mid in enumerate(ids)
     ])  # fmt: skip
     assert index.count_restricted(["bee"]) == 5
-    packed = Ids(ids)
-    assert [packed[i] == packed[j] for i in range(7) for j in range(7)] == [a == b for a in ids for b in ids]
+    keys = Ids(ids).keys(list(range(7)))
+    assert [k == other for k in keys for other in keys] == [a == b for a in ids for b in ids]
     index.close()
 
 

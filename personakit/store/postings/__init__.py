@@ -41,8 +41,8 @@ ENTRY_BYTES = 120  # what a kept entry costs besides its bit sets (tuple, key, i
 
 class Ids:
     """A segment's memory ids, in 8 bytes each where an id has PersonaKit's form (`m_` and 12 hex digits,
-    kept as their number): at 10k memories 80 kB, where a list of the strings held 0.7 MB. `ids[doc]` is
-    equal for two documents exactly when their ids are (an id of another form is kept as it is)."""
+    kept as their number): at 10k memories 80 kB, where a list of the strings held 0.7 MB. Two documents'
+    keys (`keys`) are equal exactly when their ids are (an id of another form is kept as it is)."""
 
     FORM = re.compile(r"m_[0-9a-f]{12}")
 
@@ -58,9 +58,6 @@ class Ids:
 
     def __len__(self) -> int:
         return len(self.numbers)
-
-    def __getitem__(self, doc: int) -> int | str:
-        return self.keys([doc])[0]
 
     def keys(self, docs: list[int]) -> Sequence[int | str]:
         """The documents' ids as kept: equal exactly when the ids are."""
@@ -116,7 +113,7 @@ class Postings:
         self.text_weight = text_weight  # a posting this heavy has the word in the memory's text
         self.written = Written(folder)
         self.column = column  # the sortable column that orders tied documents
-        self._values: dict[tuple[str, str], Any] = {}  # (segment id, column) -> its values (a sequence)
+        self._values: dict[tuple[str, str, Any], Any] = {}  # (segment id, column, kind) -> its values
         self._orders: dict[str, array[int]] = {}  # segment id -> its documents in tie-break order
         self._segments = _Bounded(KEPT_BYTES)  # (segment id, field, word) -> sets within the segment
         self._current = _Bounded(SEARCHER_BYTES)  # (field, word) -> (having, sets) for the searcher
@@ -184,18 +181,18 @@ class Postings:
         self, searcher: Any, column: str, kind: Callable[[Iterable[Any]], Any] = list
     ) -> list[tuple[int, Any]]:
         """Per segment: its first document number and each of its documents' values in the column, in a
-        sequence of `kind` (one column is always read as one kind: `Ids` for the memories' ids). Read once
-        per kept segment, as postings are (an index then costs far less than a column lookup)."""
+        sequence of `kind` (`Ids` for the memories' ids). Read once per kept segment, as postings are (an
+        index then costs far less than a column lookup)."""
         self._follow(searcher)
         found = []
         for reader, first, segment in self._leaves:
             if not reader.doc_count_all():
                 continue  # an empty index's reader has no columns
-            values = self._values.get((segment, column)) if segment is not None else None
+            values = self._values.get((segment, column, kind)) if segment is not None else None
             if values is None:
                 values = kind(reader.column_reader(column))
                 if segment is not None:
-                    self._values[(segment, column)] = values
+                    self._values[(segment, column, kind)] = values
             found.append((first, values))
         return found
 
